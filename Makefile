@@ -1,0 +1,78 @@
+# perfcap — hand-written Makefile.
+#   make              build ./perfcap
+#   make check        build, then run every test (unit + end-to-end)
+#   make SANITIZE=address,undefined   sanitizer build
+#   make V=1          show commands
+# Build outputs live in build/ (or build-san/ for a sanitizer build).
+
+CC      ?= cc
+PKGS    := libelf libzstd liburing libtracefs
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
+           -Wmissing-prototypes -D_GNU_SOURCE -Isrc \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lrt -lpthread
+
+ifneq ($(SANITIZE),)
+  CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=$(SANITIZE)
+  OUT     := build-san
+else
+  OUT     := build
+endif
+
+ifeq ($(V),1)
+  Q :=
+  QUIET_CC =
+  QUIET_LD =
+else
+  Q := @
+  QUIET_CC = @echo '  CC      '$@;
+  QUIET_LD = @echo '  LD      '$@;
+endif
+
+SRCS      := $(wildcard src/*.c)
+LIB_OBJS  := $(patsubst src/%.c,$(OUT)/%.o,$(filter-out src/main.c,$(SRCS)))
+MAIN_OBJ  := $(OUT)/main.o
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
+WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
+
+ifeq ($(SANITIZE),)
+BIN := perfcap
+else
+BIN := perfcap-san
+endif
+
+all: $(BIN) $(WORKLOADS)
+
+$(BIN): $(MAIN_OBJ) $(OUT)/libperfcap.a
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUT)/libperfcap.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUT)/%.o: src/%.c | $(OUT)
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/tests/%: tests/unit/%.c $(OUT)/libperfcap.a | $(OUT)/tests
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a \
+		$(LDLIBS) -lcmocka
+
+# Workloads keep frame pointers and symbols so call graphs can be checked.
+$(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
+	$(QUIET_CC)$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
+
+$(OUT) $(OUT)/tests $(OUT)/workloads:
+	$(Q)mkdir -p $@
+
+unit: $(UNIT_BINS)
+
+check: all unit
+	$(Q)OUT=$(OUT) BIN=./$(BIN) tests/run
+
+clean:
+	rm -rf build build-san perfcap perfcap-san
+
+.PHONY: all check clean unit
+-include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d)
