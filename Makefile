@@ -9,7 +9,7 @@ CC      ?= cc
 PKGS    := libelf libzstd liburing libtracefs
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
-           -Wmissing-prototypes -D_GNU_SOURCE -Isrc \
+           -Wmissing-prototypes -D_GNU_SOURCE -iquote src \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lrt -lpthread
 
