@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcap record: the one place that knows the order of steps.
+ *
+ *   parse options -> resolve the target -> parse and open events -> map
+ *   rings -> create the file (only now: a failure above leaves nothing)
+ *   -> header + attrs -> synthesize -> enable -> loop -> disable ->
+ *   last drain -> lost counts -> wait for every write -> features ->
+ *   final header.
+ *
+ * The loop: one pass copies every ring that has data into a data
+ * buffer and hands the ring back at once; the last chunk of the pass
+ * carries a FINISHED_ROUND; then all chunks are submitted to the writer
+ * at offsets reserved in order. Between passes the loop sleeps in
+ * ppoll() on the rings (the kernel wakes it at a watermark), the writer's
+ * completion fd and the signals that end the recording.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "cpumap.h"
+#include "evlist.h"
+#include "features.h"
+#include "options.h"
+#include "output.h"
+#include "parse-events.h"
+#include "perf-data.h"
+#include "perf-file.h"
+#include "record-stats.h"
+#include "synthesize.h"
+#include "sys.h"
+#include "util.h"
+#include "workload.h"
+#include "writer.h"
+
+#define DEFAULT_MMAP_PAGES 128		/* 512 KiB with 4 KiB pages, as perf */
+#define POLL_TIMEOUT_MS 100
+#define HEADER_SYNC_NS (100 * 1000000ULL)
+
+struct record {
+	struct record_opts opts;
+	int argc;
+	char **argv;
+	struct event_list events;
+	struct evlist evlist;
+	struct writer writer;
+	struct output out;
+	struct perf_data pd;
+	struct perf_data_attr *attrs;
+	struct workload wl;
+	bool has_workload;
+	pid_t *targets;		/* -p/-t: stop when all are gone */
+	int nr_targets;
+	struct record_stats stats;
+	struct mmap_buf **pass;	/* chunks of the current pass */
+	uint64_t nr_rounds;
+	uint64_t wakeups;
+	bool file_created;
+};
+
+static volatile sig_atomic_t done_signal;
+static volatile sig_atomic_t child_exited;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		done_signal = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ---- target ---------------------------------------------------------- */
+
+static int add_thread(struct record *rec, pid_t tid)
+{
+	struct evlist *el = &rec->evlist;
+
+	el->threads = xrealloc(el->threads, (el->nr_threads + 1) * sizeof(pid_t));
+	el->threads[el->nr_threads++] = tid;
+	return 0;
+}
+
+static int add_target(struct record *rec, pid_t pid)
+{
+	rec->targets = xrealloc(rec->targets, (rec->nr_targets + 1) * sizeof(pid_t));
+	rec->targets[rec->nr_targets++] = pid;
+	return 0;
+}
+
+static int parse_pid_list(const char *list, const char *what, pid_t **out, int *nr)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end, path[64];
+		long v;
+
+		errno = 0;
+		v = strtol(tok, &end, 10);
+		if (errno || *end || v <= 0 || v > 0x7fffffff) {
+			pr_err("invalid %s '%s': expected a comma separated list of numbers\n",
+			       what, tok);
+			err = -EINVAL;
+			break;
+		}
+		snprintf(path, sizeof(path), "/proc/%ld/status", v);
+		if (access(path, F_OK)) {
+			pr_err("%s %ld does not exist\n", what, v);
+			err = -ESRCH;
+			break;
+		}
+		*out = xrealloc(*out, (*nr + 1) * sizeof(pid_t));
+		(*out)[(*nr)++] = v;
+	}
+	free(copy);
+	return err;
+}
+
+static int add_process_threads(struct record *rec, pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir) {
+		pr_err("pid %d does not exist\n", pid);
+		return -ESRCH;
+	}
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
+			add_thread(rec, atoi(d->d_name));
+	closedir(dir);
+	return 0;
+}
+
+static int resolve_target(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+	struct evlist *el = &rec->evlist;
+	struct cpu_map *online = cpu_map__online();
+	int err = 0;
+
+	if (!online) {
+		pr_err("cannot read /sys/devices/system/cpu/online\n");
+		return -EIO;
+	}
+	el->system_wide = o->system_wide || o->cpu_list;
+	if (o->cpu_list) {
+		char buf[256];
+
+		el->cpus = cpu_map__parse(o->cpu_list);
+		if (!el->cpus) {
+			pr_err("invalid CPU list '%s'\n", o->cpu_list);
+			err = -EINVAL;
+			goto out;
+		}
+		for (int i = 0; i < el->cpus->nr; i++)
+			if (!cpu_map__contains(online, el->cpus->cpu[i])) {
+				cpu_map__snprintf(online, buf, sizeof(buf));
+				pr_err("CPU %d is not online (online CPUs: %s)\n",
+				       el->cpus->cpu[i], buf);
+				err = -EINVAL;
+				goto out;
+			}
+	} else {
+		el->cpus = online;
+		online = NULL;
+	}
+
+	if (el->system_wide) {
+		add_thread(rec, -1);
+	} else if (o->pid_list) {
+		pid_t *pids;
+		int nr;
+
+		err = parse_pid_list(o->pid_list, "pid", &pids, &nr);
+		for (int i = 0; !err && i < nr; i++) {
+			err = add_process_threads(rec, pids[i]);
+			add_target(rec, pids[i]);
+		}
+		free(pids);
+	} else if (o->tid_list) {
+		pid_t *tids;
+		int nr;
+
+		err = parse_pid_list(o->tid_list, "tid", &tids, &nr);
+		for (int i = 0; !err && i < nr; i++) {
+			add_thread(rec, tids[i]);
+			add_target(rec, tids[i]);
+		}
+		free(tids);
+	}
+	/* A workload's thread is added once it is forked. */
+out:
+	cpu_map__delete(online);
+	return err;
+}
+
+/* ---- events ---------------------------------------------------------- */
+
+static int setup_events(struct record *rec)
+{
+	char err_msg[512] = "";
+	const char *spec = rec->opts.events;
+	int err;
+
+	if (!spec) {
+		/* perf's default: cycles, or cpu-clock where the PMU has no cycles. */
+		struct perf_event_attr probe = {
+			.type = PERF_TYPE_HARDWARE,
+			.config = PERF_COUNT_HW_CPU_CYCLES,
+			.size = sizeof(probe),
+			.disabled = 1,
+			.exclude_kernel = 1,
+		};
+		int fd = sys_perf_event_open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd >= 0)
+			close(fd);
+		spec = (fd >= 0 || fd == -EACCES || fd == -EPERM) ? "cycles" : "cpu-clock";
+		pr_debug("default event: %s\n", spec);
+	}
+	err = parse_events(&rec->events, spec, err_msg, sizeof(err_msg));
+	if (err) {
+		pr_err("%s\n", err_msg[0] ? err_msg : "cannot parse the event list");
+		return err;
+	}
+	for (int i = 0; i < rec->events.nr; i++) {
+		struct event_spec *ev = &rec->events.ev[i];
+		struct evsel *e = evsel__new(&ev->attr, ev->name);
+
+		e->tracepoint = ev->tracepoint;
+		if (ev->tracepoint) {
+			e->tp_system = xstrdup(ev->tp_system);
+			e->tp_event = xstrdup(ev->tp_event);
+		}
+		evlist__add(&rec->evlist, e);
+	}
+	return 0;
+}
+
+/* ---- synthesized records --------------------------------------------- */
+
+static int synth_emit(struct synth *s, const void *rec, size_t len)
+{
+	return output__append(s->priv, rec, len);
+}
+
+static int synthesize(struct record *rec)
+{
+	struct synth s = {
+		.id_hdr_size = evlist__id_hdr_size(&rec->evlist),
+		.mmap_build_id = !rec->opts.no_buildid,
+		.emit = synth_emit,
+		.priv = &rec->out,
+	};
+	int err;
+
+	err = synthesize__kernel_mmap(&s);
+	if (err)
+		pr_warn("no kernel map synthesized (%s): kernel symbols will not resolve\n",
+			strerror(-err));
+	synthesize__modules(&s);
+	if (rec->evlist.system_wide) {
+		err = synthesize__all(&s);
+	} else if (rec->opts.pid_list) {
+		for (int i = 0; i < rec->nr_targets; i++)
+			synthesize__process(&s, rec->targets[i], 0);
+		err = 0;
+	} else if (rec->opts.tid_list) {
+		for (int i = 0; i < rec->nr_targets; i++) {
+			char path[64];
+			long long tgid = 0;
+			char *status = NULL, *p;
+
+			snprintf(path, sizeof(path), "/proc/%d/status", rec->targets[i]);
+			if (read_file(path, &status) > 0 && (p = strstr(status, "Tgid:")))
+				tgid = atoll(p + 5);
+			free(status);
+			synthesize__process(&s, tgid ? tgid : rec->targets[i], rec->targets[i]);
+		}
+		err = 0;
+	}
+	if (rec->has_workload)
+		synthesize__comm(&s, rec->wl.pid, rec->wl.pid, "perf-exec");
+	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP records\n",
+		 s.nr_comm, s.nr_fork, s.nr_mmap);
+	if (err < 0)
+		return err;
+	return output__flush(&rec->out);
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+/*
+ * One pass: copy every ring with data, then submit the chunks in order,
+ * the last one carrying the FINISHED_ROUND that closes the round.
+ * Returns the bytes moved or -errno.
+ */
+static ssize_t record__pass(struct record *rec)
+{
+	struct evlist *el = &rec->evlist;
+	int nr = 0, err = 0;
+	ssize_t total = 0;
+
+	for (int i = 0; i < el->nr_mmaps; i++) {
+		struct mmap_buf *b = NULL;
+		ssize_t n = mmap__copy(&el->mmaps[i], &b);
+
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		if (!n)
+			continue;
+		record_stats__observe(&rec->stats, b->data, b->len);
+		rec->pass[nr++] = b;
+		total += n;
+	}
+	if (nr) {
+		struct mmap_buf *last = rec->pass[nr - 1];
+		struct perf_event_header round = {
+			.type = PERF_RECORD_FINISHED_ROUND,
+			.size = sizeof(round),
+		};
+
+		/* Every buffer has room for it past the ring's size. */
+		memcpy(last->data + last->len, &round, sizeof(round));
+		last->len += sizeof(round);
+		rec->nr_rounds++;
+	}
+	for (int i = 0; i < nr; i++) {
+		int serr = mmap__submit(rec->pass[i]->map, rec->pass[i]);
+
+		if (serr && !err)
+			err = serr;
+	}
+	return err ? err : total;
+}
+
+static bool targets_gone(struct record *rec)
+{
+	for (int i = 0; i < rec->nr_targets; i++)
+		if (kill(rec->targets[i], 0) == 0 || errno != ESRCH)
+			return false;
+	return rec->nr_targets > 0;
+}
+
+static int record__loop(struct record *rec, const sigset_t *waitmask)
+{
+	struct evlist *el = &rec->evlist;
+	int nfds = el->nr_mmaps + 1;
+	struct pollfd *pfd = xzalloc(nfds * sizeof(*pfd));
+	int wfd = writer__completion_fd(&rec->writer);
+	uint64_t last_sync = 0;
+	int err = 0;
+
+	for (int i = 0; i < el->nr_mmaps; i++) {
+		pfd[i].fd = el->mmaps[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	pfd[el->nr_mmaps].fd = wfd;
+	pfd[el->nr_mmaps].events = POLLIN;
+
+	while (!done_signal) {
+		ssize_t n = record__pass(rec);
+		uint64_t t;
+
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		err = output__reap(&rec->out, false);
+		if (err)
+			break;
+		t = now_ns();
+		if (t - last_sync >= HEADER_SYNC_NS) {
+			output__sync_header_size(&rec->out);
+			last_sync = t;
+		}
+		if (child_exited && rec->has_workload && workload__poll(&rec->wl))
+			break;
+		if (rec->nr_targets && targets_gone(rec))
+			break;
+		/*
+		 * Sleep until a ring reaches its watermark, a write completes or
+		 * a signal arrives. The signals are blocked outside ppoll(), so
+		 * one that comes between the checks above and here is not lost.
+		 */
+		{
+			struct timespec ts = { 0, POLL_TIMEOUT_MS * 1000000L };
+			int r = ppoll(pfd, nfds, &ts, waitmask);
+
+			if (r < 0 && errno != EINTR) {
+				err = -errno;
+				break;
+			}
+			if (r > 0)
+				rec->wakeups++;
+		}
+	}
+	free(pfd);
+	return err;
+}
+
+/* ---- the end ------------------------------------------------------------ */
+
+/*
+ * The kernel counts samples it dropped per event (read_format LOST);
+ * perf record reports them as PERF_RECORD_LOST_SAMPLES at the end.
+ */
+static int emit_lost_samples(struct record *rec)
+{
+	struct evlist *el = &rec->evlist;
+	struct evsel *e;
+
+	evlist__for_each_evsel(el, e) {
+		uint64_t st = e->attr.sample_type;
+
+		for (int c = 0; c < e->nr_cpus; c++) {
+			for (int t = 0; t < e->nr_threads; t++) {
+				struct { uint64_t value, id, lost; } r;
+				char buf[128];
+				struct perf_event_header *h = (void *)buf;
+				uint64_t *p;
+				int fd = FD(e, c, t);
+
+				if (fd < 0 || read(fd, &r, sizeof(r)) != sizeof(r) || !r.lost)
+					continue;
+				memset(buf, 0, sizeof(buf));
+				h->type = PERF_RECORD_LOST_SAMPLES;
+				p = (uint64_t *)(h + 1);
+				*p++ = r.lost;
+				/* The sample_id trailer, so perf knows the event and CPU. */
+				if (st & PERF_SAMPLE_TID)
+					p++;
+				if (st & PERF_SAMPLE_TIME)
+					p++;
+				if (st & PERF_SAMPLE_ID)
+					*p++ = r.id;
+				if (st & PERF_SAMPLE_CPU)
+					*p++ = (uint32_t)el->cpus->cpu[c];
+				if (st & PERF_SAMPLE_IDENTIFIER)
+					*p++ = r.id;
+				h->size = (char *)p - buf;
+				rec->stats.lost_samples += r.lost;
+				output__append(&rec->out, buf, h->size);
+			}
+		}
+	}
+	return output__flush(&rec->out);
+}
+
+static void print_summary(struct record *rec, int err)
+{
+	struct record_stats *s = &rec->stats;
+	uint64_t lost = record_stats__lost(s);
+	double pct = s->samples + lost ? 100.0 * lost / (s->samples + lost) : 0;
+	uint64_t bytes = output__head(&rec->out);
+
+	if (verbose < 0)
+		return;
+	fprintf(stderr, "[ perfcap record: Woken up %llu times to write data ]\n",
+		(unsigned long long)rec->wakeups);
+	fprintf(stderr, "[ perfcap record: %s %.3f MB %s (%llu samples), lost %llu samples "
+		"(%.2f%%, %llu LOST records), %s writer ]\n",
+		err ? "Wrote (incomplete)" : "Captured and wrote",
+		bytes / 1048576.0, rec->opts.output, (unsigned long long)s->samples,
+		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
+		rec->writer.ops ? rec->writer.ops->name : "no");
+	if (s->throttles)
+		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
+			(unsigned long long)s->throttles);
+}
+
+static void build_feature_env(struct record *rec, struct feature_env *env,
+			      struct feature_event *fev, const char **sys, const char **ev)
+{
+	struct evlist *el = &rec->evlist;
+	int ntp = 0;
+
+	memset(env, 0, sizeof(*env));
+	env->argc = rec->argc;
+	env->argv = rec->argv;
+	for (int i = 0; i < el->nr; i++) {
+		struct evsel *e = el->evsels[i];
+
+		fev[i].attr = &e->attr;
+		fev[i].name = e->name;
+		fev[i].ids = e->ids;
+		fev[i].nr_ids = e->nr_ids;
+		if (e->tracepoint) {
+			sys[ntp] = e->tp_system;
+			ev[ntp++] = e->tp_event;
+		}
+	}
+	env->nr_events = el->nr;
+	env->events = fev;
+	env->first_sample_time = rec->stats.first_time;
+	env->last_sample_time = rec->stats.last_time;
+	env->nr_tracepoints = ntp;
+	env->tp_system = sys;
+	env->tp_event = ev;
+	env->no_buildid = rec->opts.no_buildid;
+}
+
+static int record__finish(struct record *rec, int err)
+{
+	struct evlist *el = &rec->evlist;
+	int nr = el->nr;
+	struct feature_event *fev = xzalloc(nr * sizeof(*fev));
+	const char **sys = xzalloc(nr * sizeof(*sys)), **ev = xzalloc(nr * sizeof(*ev));
+	struct feature_env env;
+	int ferr;
+
+	build_feature_env(rec, &env, fev, sys, ev);
+	ferr = perf_data__finish(&rec->pd, &env);
+	if (ferr && !err) {
+		pr_err("writing %s failed: %s%s\n", rec->opts.output, strerror(-ferr),
+		       ferr == -ENOSPC ? " (disk full)" : "");
+		err = ferr;
+	}
+	if (err && rec->out.err) {
+		pr_err("%s keeps the data up to the last complete write (%.3f MB); "
+		       "perf report reads it\n", rec->opts.output,
+		       (rec->out.durable > rec->pd.data_offset ?
+			rec->out.durable - rec->pd.data_offset : 0) / 1048576.0);
+	}
+	free(fev);
+	free(sys);
+	free(ev);
+	return err;
+}
+
+/* ---- command ------------------------------------------------------------ */
+
+static int setup_realtime(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		int err = -errno;
+
+		pr_err("cannot set SCHED_FIFO priority %d (-r): %s\n", prio, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static const struct writer_ops *choose_writer(const struct record_opts *o)
+{
+	const char *name = o->writer ? o->writer : o->aio ? "aio" : "sync";
+	const struct writer_ops *ops = writer__find(name);
+
+	if (!ops)
+		pr_err("unknown writer '%s' (this build has: sync, aio, uring)\n", name);
+	return ops;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record *rec = xzalloc(sizeof(*rec));
+	struct record_opts *o = &rec->opts;
+	const struct writer_ops *wops;
+	char errbuf[512] = "";
+	struct sigaction sa;
+	sigset_t block, waitmask;
+	unsigned int pages;
+	int nr_bufs, err, ret = 1;
+
+	err = record_opts__parse(o, argc, argv, errbuf, sizeof(errbuf));
+	if (o->help) {
+		fputs(record_opts__usage(), stdout);
+		free(rec);
+		return 0;
+	}
+	if (err) {
+		fprintf(stderr, "perfcap record: %s\n(perfcap record --help lists the options)\n",
+			errbuf);
+		free(rec);
+		return 2;
+	}
+	verbose = o->quiet ? -1 : o->verbose;
+	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
+	rec->argc = argc;
+	rec->argv = argv;
+	rec->has_workload = o->argc > 0;
+	if (!o->output)
+		o->output = "perf.data";
+	wops = choose_writer(o);
+	if (!wops)
+		goto out_free;
+	pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
+	nr_bufs = o->aio ? o->aio : 1;
+	evlist__init(&rec->evlist);
+
+	/* Signals: handled by flags, delivered only inside ppoll(). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGCHLD);
+
+	err = resolve_target(rec);
+	if (err)
+		goto out_evlist;
+	err = setup_events(rec);
+	if (err)
+		goto out_evlist;
+	if (rec->has_workload) {
+		err = workload__prepare(&rec->wl, o->argv);
+		if (err)
+			goto out_evlist;
+		if (!rec->evlist.system_wide)
+			add_thread(rec, rec->wl.pid);
+	}
+	evlist__config(&rec->evlist, o, rec->has_workload);
+	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
+
+	err = evlist__open(&rec->evlist);
+	if (err)
+		goto out_workload;
+	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
+	if (err)
+		goto out_workload;
+	rec->pass = xzalloc(rec->evlist.nr_mmaps * sizeof(*rec->pass));
+
+	/* Everything that can fail on bad input has been checked: create the file. */
+	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
+	if (err)
+		goto out_workload;
+	err = output__open(&rec->out, o->output, &rec->writer);
+	if (err)
+		goto out_writer;
+	rec->writer.fd = rec->out.fd;
+	rec->file_created = true;
+
+	rec->attrs = xzalloc(rec->evlist.nr * sizeof(*rec->attrs));
+	for (int i = 0; i < rec->evlist.nr; i++) {
+		struct evsel *e = rec->evlist.evsels[i];
+
+		rec->attrs[i] = (struct perf_data_attr){ &e->attr, e->ids, e->nr_ids };
+	}
+	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
+	if (!err)
+		err = synthesize(rec);
+	if (err) {
+		pr_err("cannot write %s: %s\n", o->output, strerror(-err));
+		goto out_file;
+	}
+	if (o->realtime) {
+		err = setup_realtime(o->realtime);
+		if (err)
+			goto out_file;
+	}
+
+	if (!rec->has_workload || rec->evlist.system_wide)
+		evlist__enable(&rec->evlist);
+	if (rec->has_workload) {
+		err = workload__start(&rec->wl, o->argv);
+		if (err)
+			goto out_file;
+	}
+
+	err = record__loop(rec, &waitmask);
+
+	/* Stop the events, then take what they left in the rings. */
+	evlist__disable(&rec->evlist);
+	if (!err) {
+		ssize_t n = record__pass(rec);
+
+		if (n < 0)
+			err = n;
+	}
+	if (!err)
+		emit_lost_samples(rec);
+	if (rec->has_workload && !rec->wl.exited) {
+		if (done_signal)
+			kill(rec->wl.pid, done_signal);
+		while (!workload__poll(&rec->wl))
+			usleep(1000);
+	}
+	err = record__finish(rec, err ? err : rec->out.err);
+	print_summary(rec, err);
+	if (err)
+		ret = 1;
+	else
+		ret = rec->has_workload ? workload__exit_code(&rec->wl) : 0;
+	goto out_writer;
+
+out_file:
+	/* Nothing was recorded: leave no file behind. */
+	output__drain(&rec->out);
+	output__unlink(&rec->out);
+out_writer:
+	for (int i = 0; i < rec->evlist.nr_mmaps; i++)
+		if (rec->evlist.mmaps[i].base)
+			mmap__close(&rec->evlist.mmaps[i]);
+	rec->evlist.nr_mmaps = 0;
+	if (rec->file_created) {
+		output__drain(&rec->out);
+		output__close(&rec->out);
+	}
+	writer__exit(&rec->writer);
+out_workload:
+	if (rec->has_workload && !rec->wl.exited)
+		workload__abort(&rec->wl);
+out_evlist:
+	evlist__exit(&rec->evlist);
+	event_list__exit(&rec->events);
+	free(rec->attrs);
+	free(rec->targets);
+	free(rec->pass);
+out_free:
+	free(rec);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	return ret;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evsel.h"
+#include "util.h"
+
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
+{
+	struct evsel *e = xzalloc(sizeof(*e));
+
+	e->attr = *attr;
+	e->name = xstrdup(name);
+	return e;
+}
+
+int evsel__alloc_fds(struct evsel *e, int nr_cpus, int nr_threads)
+{
+	int n = nr_cpus * nr_threads;
+
+	e->nr_cpus = nr_cpus;
+	e->nr_threads = nr_threads;
+	e->fds = xzalloc(n * sizeof(*e->fds));
+	e->ids = xzalloc(n * sizeof(*e->ids));
+	for (int i = 0; i < n; i++)
+		e->fds[i] = -1;
+	return 0;
+}
+
+void evsel__close(struct evsel *e)
+{
+	for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++) {
+		if (e->fds[i] >= 0)
+			close(e->fds[i]);
+		e->fds[i] = -1;
+	}
+}
+
+void evsel__delete(struct evsel *e)
+{
+	if (!e)
+		return;
+	evsel__close(e);
+	free(e->fds);
+	free(e->ids);
+	free(e->name);
+	free(e->tp_system);
+	free(e->tp_event);
+	free(e);
+}
+
+size_t evsel__id_hdr_size(const struct evsel *e)
+{
+	uint64_t t = e->attr.sample_type;
+	size_t size = 0;
+
+	if (t & PERF_SAMPLE_TID)
+		size += 8;
+	if (t & PERF_SAMPLE_TIME)
+		size += 8;
+	if (t & PERF_SAMPLE_ID)
+		size += 8;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		size += 8;
+	if (t & PERF_SAMPLE_CPU)
+		size += 8;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		size += 8;
+	return size;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mmap.h"
+#include "output.h"
+#include "perf-file.h"
+#include "util.h"
+
+static int bufs_init(struct mmap *m, int nr_bufs)
+{
+	m->bufs = xzalloc(nr_bufs * sizeof(*m->bufs));
+	for (int i = 0; i < nr_bufs; i++) {
+		struct mmap_buf *b = &m->bufs[i];
+
+		b->map = m;
+		b->cap = m->size + sizeof(struct perf_event_header);
+		b->data = malloc(b->cap);
+		if (!b->data)
+			return -ENOMEM;
+		b->state = MMAP_BUF_FREE;
+	}
+	m->nr_bufs = m->nr_free = nr_bufs;
+	return 0;
+}
+
+static void bufs_exit(struct mmap *m)
+{
+	for (int i = 0; m->bufs && i < m->nr_bufs; i++)
+		free(m->bufs[i].data);
+	free(m->bufs);
+	m->bufs = NULL;
+}
+
+int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs,
+	       struct output *out)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = fd;
+	m->cpu = cpu;
+	m->out = out;
+	m->size = (uint64_t)pages * page_size;
+	m->mask = m->size - 1;
+	m->map_len = (pages + 1) * page_size;
+	m->base = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m->base == MAP_FAILED) {
+		err = -errno;
+		m->base = NULL;
+		return err;
+	}
+	m->data = (unsigned char *)m->base + page_size;
+	m->refcnt = 1;
+	err = bufs_init(m, nr_bufs);
+	if (err) {
+		bufs_exit(m);
+		munmap(m->base, m->map_len);
+		m->base = NULL;
+	}
+	return err;
+}
+
+int mmap__init_fake(struct mmap *m, void *base, size_t page_size, uint64_t size,
+		    int nr_bufs, struct output *out)
+{
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	m->cpu = -1;
+	m->out = out;
+	m->base = base;
+	m->data = (unsigned char *)base + page_size;
+	m->size = size;
+	m->mask = size - 1;
+	m->refcnt = 1;
+	return bufs_init(m, nr_bufs);
+}
+
+static struct perf_event_mmap_page *ctl(struct mmap *m)
+{
+	return m->base;
+}
+
+uint64_t mmap__ready(struct mmap *m)
+{
+	/* Pairs with the kernel's smp_wmb() before it publishes data_head. */
+	return __atomic_load_n(&ctl(m)->data_head, __ATOMIC_ACQUIRE) - m->prev;
+}
+
+static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
+{
+	while (!m->nr_free) {
+		/* Back-pressure: every buffer is in flight; wait, never spin. */
+		int err;
+
+		m->nr_waits++;
+		err = output__reap(m->out, true);
+		if (err) {
+			*errp = err;
+			return NULL;
+		}
+	}
+	for (int i = 0; i < m->nr_bufs; i++)
+		if (m->bufs[i].state == MMAP_BUF_FREE)
+			return &m->bufs[i];
+	*errp = -EINVAL; /* nr_free disagrees with the states: a bug */
+	return NULL;
+}
+
+ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp)
+{
+	uint64_t head, start, len, first;
+	struct mmap_buf *b;
+	int err = 0;
+
+	/* Pairs with the kernel's smp_wmb() before it publishes data_head. */
+	head = __atomic_load_n(&ctl(m)->data_head, __ATOMIC_ACQUIRE);
+	len = head - m->prev;
+	if (!len)
+		return 0;
+	if (len > m->size)
+		return -EINVAL; /* the kernel never overruns an unread ring */
+	b = get_free_buf(m, &err);
+	if (!b)
+		return err;
+	start = m->prev & m->mask;
+	first = MIN(len, m->size - start);
+	memcpy(b->data, m->data + start, first);
+	if (first < len) /* wrapped: the rest is at the start of the ring */
+		memcpy(b->data + first, m->data, len - first);
+	/*
+	 * Release: our reads of [prev, head) happen before the kernel sees
+	 * the new tail; pairs with the smp_mb() in perf_output_begin() that
+	 * orders its data_tail read before it writes the space again.
+	 */
+	__atomic_store_n(&ctl(m)->data_tail, head, __ATOMIC_RELEASE);
+	m->prev = head;
+	m->bytes += len;
+	m->nr_copies++;
+	b->len = len;
+	b->state = MMAP_BUF_FILLED;
+	m->nr_free--;
+	*bufp = b;
+	return len;
+}
+
+static void buf_complete(struct write_req *req, int err)
+{
+	struct mmap_buf *b = req->owner;
+	struct mmap *m = b->map;
+
+	b->state = MMAP_BUF_FREE;
+	m->nr_free++;
+	mmap__put(m);
+}
+
+int mmap__submit(struct mmap *m, struct mmap_buf *b)
+{
+	int err;
+
+	b->req.buf = b->data;
+	b->req.len = b->len;
+	b->req.owner = b;
+	b->req.on_complete = buf_complete;
+	b->state = MMAP_BUF_INFLIGHT;
+	mmap__get(m);
+	err = output__submit(m->out, &b->req);
+	if (err) {
+		/* Not submitted: still ours. The bytes are lost with the error. */
+		b->state = MMAP_BUF_FREE;
+		m->nr_free++;
+		mmap__put(m);
+	}
+	return err;
+}
+
+ssize_t mmap__push(struct mmap *m)
+{
+	struct mmap_buf *b = NULL;
+	ssize_t n = mmap__copy(m, &b);
+	int err;
+
+	if (n <= 0)
+		return n;
+	err = mmap__submit(m, b);
+	return err ? err : n;
+}
+
+void mmap__get(struct mmap *m)
+{
+	m->refcnt++;
+}
+
+void mmap__put(struct mmap *m)
+{
+	if (--m->refcnt > 0)
+		return;
+	if (m->map_len)
+		munmap(m->base, m->map_len);
+	m->base = NULL;
+	m->data = NULL;
+	bufs_exit(m);
+	if (m->on_release)
+		m->on_release(m);
+}
+
+void mmap__close(struct mmap *m)
+{
+	if (m->closed)
+		return;
+	m->closed = true;
+	mmap__put(m);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One kernel ring buffer and its user-space data buffers.
+ *
+ * Push (DESIGN.md "Data flow"): snapshot data_head, take a free data
+ * buffer (waiting for a write to finish if all are in flight), copy
+ * [tail, head) out -- two pieces when it wraps --, store data_tail so the
+ * kernel may reuse the space at once, then reserve the file offset, hold
+ * the ring and submit the write. The ring is held (refcnt) by each write
+ * in flight and is unmapped only when the last hold is released.
+ *
+ * A data buffer is owned by exactly one party: free (the ring), filled
+ * (the record loop, between copy and submit) or in flight (the writer).
+ */
+#ifndef PERFCAP_MMAP_H
+#define PERFCAP_MMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "writer.h"
+
+struct output;
+struct mmap;
+
+enum mmap_buf_state { MMAP_BUF_FREE, MMAP_BUF_FILLED, MMAP_BUF_INFLIGHT };
+
+struct mmap_buf {
+	struct write_req req;
+	struct mmap *map;
+	char *data;
+	size_t cap;		/* ring size + room for a FINISHED_ROUND */
+	size_t len;		/* bytes filled */
+	enum mmap_buf_state state;
+};
+
+struct mmap {
+	int fd;
+	int cpu;
+	void *base;		/* control page, then the data pages */
+	size_t map_len;		/* what was mmap()ed; 0 for a fake ring */
+	unsigned char *data;
+	uint64_t size;		/* data area, a power of two */
+	uint64_t mask;
+	uint64_t prev;		/* our tail: bytes consumed so far */
+	int refcnt;		/* 1 while open + 1 per write in flight */
+	bool closed;
+	struct output *out;
+	struct mmap_buf *bufs;
+	int nr_bufs;
+	int nr_free;
+	/* Called when the last hold goes: the ring is gone (tests). */
+	void (*on_release)(struct mmap *m);
+	/* Numbers for the summary and the benchmark. */
+	uint64_t bytes;
+	uint64_t nr_copies;
+	uint64_t nr_waits;	/* pushes that found every buffer in flight */
+};
+
+/* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
+int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs,
+	       struct output *out);
+/*
+ * A ring in ordinary memory, for tests: base points to a control page
+ * (struct perf_event_mmap_page) followed at page_size by size bytes.
+ */
+int mmap__init_fake(struct mmap *m, void *base, size_t page_size, uint64_t size,
+		    int nr_bufs, struct output *out);
+
+/*
+ * Copy the ready bytes into a free buffer and release them to the kernel.
+ * Returns the number of bytes copied (0: nothing ready, *bufp untouched)
+ * or -errno (a write failed while waiting for a free buffer).
+ */
+ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp);
+/* Reserve, hold and submit a filled buffer. 0 or -errno. */
+int mmap__submit(struct mmap *m, struct mmap_buf *buf);
+/* Copy + submit. Bytes pushed or -errno. */
+ssize_t mmap__push(struct mmap *m);
+
+void mmap__get(struct mmap *m);
+void mmap__put(struct mmap *m);
+/* Drop the ring's own reference; it goes when its writes have finished. */
+void mmap__close(struct mmap *m);
+
+/* Bytes the kernel has written that we have not consumed. */
+uint64_t mmap__ready(struct mmap *m);
+
+#endif

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf-data.h"
+#include "sys.h"
+
+void perf_data__build_start(const struct perf_data_attr *attrs, int nr_attrs,
+			    struct strbuf *sb, struct perf_file_header *hdr)
+{
+	uint64_t ids_off = sizeof(*hdr), attrs_off;
+	int i;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->magic = PERF_MAGIC2;
+	hdr->size = sizeof(*hdr);
+	hdr->attr_size = PERFCAP_ATTR_SIZE + sizeof(struct perf_file_section);
+
+	/* Layout as perf writes it: ids right after the header, then attrs. */
+	attrs_off = ids_off;
+	for (i = 0; i < nr_attrs; i++)
+		attrs_off += attrs[i].nr_ids * sizeof(uint64_t);
+	hdr->attrs.offset = attrs_off;
+	hdr->attrs.size = nr_attrs * hdr->attr_size;
+	hdr->data.offset = attrs_off + hdr->attrs.size;
+	hdr->data.size = 0;
+
+	strbuf__reset(sb);
+	strbuf__add(sb, hdr, sizeof(*hdr));
+	for (i = 0; i < nr_attrs; i++)
+		strbuf__add(sb, attrs[i].ids, attrs[i].nr_ids * sizeof(uint64_t));
+	for (i = 0; i < nr_attrs; i++) {
+		struct perf_event_attr a = *attrs[i].attr;
+		struct perf_file_section ids = {
+			.offset = ids_off,
+			.size = attrs[i].nr_ids * sizeof(uint64_t),
+		};
+
+		a.size = PERFCAP_ATTR_SIZE;
+		strbuf__add(sb, &a, PERFCAP_ATTR_SIZE);
+		strbuf__add(sb, &ids, sizeof(ids));
+		ids_off += ids.size;
+	}
+}
+
+int perf_data__start(struct perf_data *pd, struct output *out,
+		     const struct perf_data_attr *attrs, int nr_attrs)
+{
+	struct strbuf sb;
+	int64_t off;
+
+	memset(pd, 0, sizeof(*pd));
+	pd->out = out;
+	pd->attrs = (struct perf_data_attr *)attrs;
+	pd->nr_attrs = nr_attrs;
+	strbuf__init(&sb);
+	perf_data__build_start(attrs, nr_attrs, &sb, &pd->header);
+	off = output__write_copy(out, sb.data, sb.len);
+	strbuf__exit(&sb);
+	if (off < 0)
+		return (int)off;
+	if (off != 0)
+		return -EINVAL; /* the header must be the first reservation */
+	pd->data_offset = out->data_offset = pd->header.data.offset;
+	return 0;
+}
+
+static int write_header(struct perf_data *pd)
+{
+	ssize_t n = sys_pwrite(pd->out->fd, &pd->header, sizeof(pd->header), 0);
+
+	if (n != sizeof(pd->header))
+		return n < 0 ? (int)n : -EIO;
+	return 0;
+}
+
+int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
+{
+	struct output *o = pd->out;
+	struct perf_file_header *h = &pd->header;
+	struct perf_file_section *table;
+	struct strbuf payloads, one;
+	uint64_t table_off, feat_off;
+	int nr = 0, err, i;
+
+	err = output__drain(o);
+	memset(h->adds_features, 0, sizeof(h->adds_features));
+	if (err) {
+		/* Keep what is on disk up to the last complete write; no features. */
+		h->data.size = o->durable > pd->data_offset ? o->durable - pd->data_offset : 0;
+		write_header(pd);
+		return err;
+	}
+	h->data.size = output__head(o) - pd->data_offset;
+
+	/* Payloads first in memory, so the table knows every offset. */
+	table = xzalloc(HEADER_FEAT_BITS * sizeof(*table));
+	strbuf__init(&payloads);
+	strbuf__init(&one);
+	for (i = 0; perfcap_features[i] >= 0; i++) {
+		int feat = perfcap_features[i];
+
+		strbuf__reset(&one);
+		err = feature__write(feat, env, &one);
+		if (err == -ENOENT)
+			continue;
+		if (err) {
+			pr_warn("feature %d not written: %s\n", feat, strerror(-err));
+			continue;
+		}
+		table[nr].offset = payloads.len; /* relative for now */
+		table[nr].size = one.len;
+		strbuf__add(&payloads, one.data, one.len);
+		h->adds_features[feat / 64] |= 1ULL << (feat % 64);
+		nr++;
+	}
+
+	/* The table sits right at data end: perf finds it at data.offset + data.size. */
+	table_off = output__reserve(o, nr * sizeof(*table));
+	if (table_off != pd->data_offset + h->data.size) {
+		err = -EINVAL;
+		goto out;
+	}
+	feat_off = output__reserve(o, payloads.len);
+	for (i = 0; i < nr; i++)
+		table[i].offset += feat_off;
+	{
+		ssize_t n1 = nr ? sys_pwrite(o->fd, table, nr * sizeof(*table), table_off) : 0;
+		ssize_t n2 = payloads.len ? sys_pwrite(o->fd, payloads.data, payloads.len, feat_off) : 0;
+
+		if (n1 < 0 || n2 < 0 || (size_t)n1 != nr * sizeof(*table) ||
+		    (size_t)n2 != payloads.len) {
+			err = n1 < 0 ? (int)n1 : n2 < 0 ? (int)n2 : -ENOSPC;
+			/* No features then: the data is still good. */
+			memset(h->adds_features, 0, sizeof(h->adds_features));
+		}
+	}
+	{
+		int herr = write_header(pd);
+
+		if (!err)
+			err = herr;
+	}
+out:
+	free(table);
+	strbuf__exit(&payloads);
+	strbuf__exit(&one);
+	return err;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap.c on a fake ring in ordinary memory: copies across the wrap, the
+ * tail release, back-pressure when every buffer is in flight, and a ring
+ * that lives until its last late write completes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mmap.h"
+#include "output.h"
+#include "perf-file.h"
+
+#define PAGE 4096
+#define RING 4096
+
+/* A writer that holds requests until the test lets them complete. */
+struct late {
+	struct write_req *q[64];
+	int nr;
+	int reaps;
+	char *file;		/* what was "written", by offset */
+	size_t file_size;
+};
+
+static struct late late;
+
+static int late_init(struct writer *w, int max) { return 0; }
+
+static int late_submit(struct writer *w, struct write_req *req)
+{
+	late.q[late.nr++] = req;
+	return 0;
+}
+
+/* Completes the oldest request; each wait completes exactly one. */
+static int late_reap(struct writer *w, bool wait)
+{
+	struct write_req *req;
+
+	late.reaps++;
+	if (!late.nr || !wait)
+		return 0;
+	req = late.q[0];
+	memmove(late.q, late.q + 1, --late.nr * sizeof(late.q[0]));
+	if (req->off + req->len > late.file_size) {
+		late.file = realloc(late.file, req->off + req->len);
+		memset(late.file + late.file_size, 0, req->off + req->len - late.file_size);
+		late.file_size = req->off + req->len;
+	}
+	memcpy(late.file + req->off + req->done, (char *)req->buf + req->done,
+	       req->len - req->done);
+	writer__io_done(w, req, req->len - req->done);
+	return 1;
+}
+
+static const struct writer_ops late_ops = {
+	.name = "late", .init = late_init, .submit = late_submit, .reap = late_reap,
+};
+
+struct fake {
+	void *mem;
+	struct perf_event_mmap_page *pc;
+	unsigned char *data;
+};
+
+static void fake_init(struct fake *f)
+{
+	f->mem = calloc(1, PAGE + RING);
+	f->pc = f->mem;
+	f->data = (unsigned char *)f->mem + PAGE;
+}
+
+/* Kernel side: write a record of size len at head, wrapping. */
+static void fake_put(struct fake *f, uint16_t type, uint16_t len, unsigned char fill)
+{
+	unsigned char rec[512];
+	struct perf_event_header *h = (void *)rec;
+	uint64_t head = f->pc->data_head;
+
+	memset(rec, fill, len);
+	h->type = type;
+	h->misc = 0;
+	h->size = len;
+	for (int i = 0; i < len; i++)
+		f->data[(head + i) & (RING - 1)] = rec[i];
+	__atomic_store_n(&f->pc->data_head, head + len, __ATOMIC_RELEASE);
+}
+
+static struct writer w;
+static struct output out;
+static int released;
+
+static void on_release(struct mmap *m) { released++; }
+
+static int setup(void **state)
+{
+	memset(&late, 0, sizeof(late));
+	writer__init(&w, &late_ops, -1, 64);
+	output__init_fd(&out, -1, &w);
+	released = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(late.file);
+	output__close(&out);
+	return 0;
+}
+
+static void test_copy_across_wrap(void **state)
+{
+	struct fake f;
+	struct mmap m;
+	struct mmap_buf *b = NULL;
+	unsigned char expect[RING];
+
+	fake_init(&f);
+	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out), 0);
+	/* Fill to 4000 bytes, consume them, so the next record straddles the end. */
+	for (int i = 0; i < 10; i++)
+		fake_put(&f, PERF_RECORD_SAMPLE, 400, i);
+	assert_int_equal(mmap__copy(&m, &b), 4000);
+	assert_int_equal(f.pc->data_tail, 4000);
+	mmap__submit(&m, b);
+	late_reap(&w, true);
+
+	fake_put(&f, PERF_RECORD_SAMPLE, 296, 0xab); /* 4000..4296: wraps at 4096 */
+	assert_int_equal(mmap__ready(&m), 296);
+	b = NULL;
+	assert_int_equal(mmap__copy(&m, &b), 296);
+	/* The tail is released at once, before any write. */
+	assert_int_equal(f.pc->data_tail, 4296);
+	memset(expect, 0xab, 296);
+	((struct perf_event_header *)expect)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)expect)->misc = 0;
+	((struct perf_event_header *)expect)->size = 296;
+	assert_memory_equal(b->data, expect, 296);
+	assert_int_equal(b->state, MMAP_BUF_FILLED);
+	mmap__submit(&m, b);
+	late_reap(&w, true);
+	assert_int_equal(m.bytes, 4296);
+	/* Nothing new: nothing copied. */
+	assert_int_equal(mmap__copy(&m, &b), 0);
+	mmap__close(&m);
+	free(f.mem);
+}
+
+static void test_backpressure_waits_for_a_buffer(void **state)
+{
+	struct fake f;
+	struct mmap m;
+
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	for (int i = 0; i < 3; i++) {
+		fake_put(&f, PERF_RECORD_SAMPLE, 64, i);
+		assert_int_equal(mmap__push(&m), 64);
+	}
+	/* Two buffers: the third push had to wait for the first write. */
+	assert_int_equal(m.nr_waits, 1);
+	assert_int_equal(late.nr, 2);
+	assert_int_equal(m.nr_free, 0);
+	/* Offsets were reserved in push order, back to back. */
+	assert_int_equal(late.q[0]->off, 64);
+	assert_int_equal(late.q[1]->off, 128);
+	while (late.nr)
+		late_reap(&w, true);
+	assert_int_equal(m.nr_free, 2);
+	/* Every byte landed where its offset said. */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(late.file[i * 64 + 8], i);
+	mmap__close(&m);
+	free(f.mem);
+}
+
+static void test_ring_lives_until_late_write_completes(void **state)
+{
+	struct fake f;
+	struct mmap m;
+
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	m.on_release = on_release;
+	fake_put(&f, PERF_RECORD_SAMPLE, 128, 7);
+	assert_int_equal(mmap__push(&m), 128);
+	assert_int_equal(m.refcnt, 2);
+	mmap__close(&m);
+	/* Closed, but a write is in flight: still held, buffers still there. */
+	assert_int_equal(released, 0);
+	assert_non_null(m.bufs);
+	assert_int_equal(((unsigned char *)late.q[0]->buf)[8], 7);
+	late_reap(&w, true);
+	assert_int_equal(released, 1);
+	assert_null(m.bufs);
+	free(f.mem);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_copy_across_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backpressure_waits_for_a_buffer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_lives_until_late_write_completes, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

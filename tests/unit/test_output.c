@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The output's single offset allocator: reservations, the durable prefix
+ * when writes complete out of order, gathered small records, short
+ * writes and errors through the common writer code, and the sync, aio
+ * and uring backends writing byte-identical files from the same stream.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mmap.h"
+#include "output.h"
+#include "perf-file.h"
+#include "sys.h"
+
+/* A writer that completes requests only when told, in any order. */
+static struct write_req *held[16];
+static int nr_held;
+
+static int hold_init(struct writer *w, int max) { return 0; }
+static int hold_submit(struct writer *w, struct write_req *req)
+{
+	held[nr_held++] = req;
+	return 0;
+}
+static int hold_reap(struct writer *w, bool wait) { return 0; }
+static const struct writer_ops hold_ops = {
+	.name = "hold", .init = hold_init, .submit = hold_submit, .reap = hold_reap,
+};
+
+static void finish_held(struct writer *w, int i, ssize_t res)
+{
+	struct write_req *req = held[i];
+
+	held[i] = NULL;
+	writer__io_done(w, req, res);
+}
+
+static int done_calls, last_err;
+static void on_done(struct write_req *req, int err)
+{
+	done_calls++;
+	last_err = err;
+}
+
+static void test_reserve_is_contiguous(void **state)
+{
+	struct writer w;
+	struct output o;
+
+	writer__init(&w, &hold_ops, -1, 16);
+	output__init_fd(&o, -1, &w);
+	assert_int_equal(output__reserve(&o, 104), 0);
+	assert_int_equal(output__reserve(&o, 16), 104);
+	assert_int_equal(output__reserve(&o, 0), 120);
+	assert_int_equal(output__reserve(&o, 8), 120);
+	assert_int_equal(output__head(&o), 128);
+	output__close(&o);
+}
+
+static void test_durable_prefix_out_of_order(void **state)
+{
+	struct writer w;
+	struct output o;
+	struct write_req r[3];
+	char buf[100];
+
+	nr_held = 0;
+	done_calls = 0;
+	writer__init(&w, &hold_ops, -1, 16);
+	output__init_fd(&o, -1, &w);
+	for (int i = 0; i < 3; i++) {
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].buf = buf;
+		r[i].len = 10 * (i + 1); /* [0,10) [10,30) [30,60) */
+		r[i].on_complete = on_done;
+		assert_int_equal(output__submit(&o, &r[i]), 0);
+	}
+	assert_int_equal(r[2].off, 30);
+	finish_held(&w, 2, 30);
+	assert_int_equal(output__durable(&o), 0); /* [0,30) still missing */
+	finish_held(&w, 0, 10);
+	assert_int_equal(output__durable(&o), 10);
+	finish_held(&w, 1, 20);
+	assert_int_equal(output__durable(&o), 60);
+	assert_int_equal(done_calls, 3);
+	assert_int_equal(o.bytes_written, 60);
+	output__close(&o);
+}
+
+static void test_short_write_resubmits_rest(void **state)
+{
+	struct writer w;
+	struct output o;
+	struct write_req r = { 0 };
+	char buf[64];
+
+	nr_held = 0;
+	done_calls = 0;
+	writer__init(&w, &hold_ops, -1, 16);
+	output__init_fd(&o, -1, &w);
+	output__reserve(&o, 100);
+	r.buf = buf;
+	r.len = 64;
+	r.on_complete = on_done;
+	output__submit(&o, &r);
+	finish_held(&w, 0, 24);
+	/* Resubmitted for the rest, at the right place. */
+	assert_int_equal(nr_held, 2);
+	assert_ptr_equal(held[1], &r);
+	assert_int_equal(r.done, 24);
+	assert_int_equal(done_calls, 0);
+	assert_int_equal(w.nr_short, 1);
+	finish_held(&w, 1, 40);
+	assert_int_equal(done_calls, 1);
+	assert_int_equal(last_err, 0);
+	assert_int_equal(w.inflight, 0);
+	output__close(&o);
+}
+
+static void test_error_is_sticky_and_not_durable(void **state)
+{
+	struct writer w;
+	struct output o;
+	struct write_req r[2] = { { 0 } };
+	char buf[64];
+
+	nr_held = 0;
+	done_calls = 0;
+	writer__init(&w, &hold_ops, -1, 16);
+	output__init_fd(&o, -1, &w);
+	for (int i = 0; i < 2; i++) {
+		r[i].buf = buf;
+		r[i].len = 32;
+		r[i].on_complete = on_done;
+		output__submit(&o, &r[i]);
+	}
+	finish_held(&w, 0, 32);
+	finish_held(&w, 1, -EIO);
+	assert_int_equal(last_err, -EIO);
+	assert_int_equal(o.err, -EIO);
+	assert_int_equal(output__durable(&o), 32);
+	/* After an error nothing more is submitted. */
+	assert_int_equal(output__append(&o, buf, 8), 0);
+	assert_int_equal(output__flush(&o), -EIO);
+	output__close(&o);
+}
+
+static void test_append_gathers_small_records(void **state)
+{
+	struct writer w;
+	struct output o;
+	char rec[24] = { 1 };
+
+	nr_held = 0;
+	writer__init(&w, &hold_ops, -1, 16);
+	output__init_fd(&o, -1, &w);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(output__append(&o, rec, sizeof(rec)), 0);
+	assert_int_equal(nr_held, 0);
+	assert_int_equal(output__flush(&o), 0);
+	assert_int_equal(nr_held, 1); /* one write for all of them */
+	assert_int_equal(held[0]->len, 2400);
+	assert_int_equal(held[0]->off, 0);
+	finish_held(&w, 0, 2400);
+	assert_int_equal(output__durable(&o), 2400);
+	output__close(&o);
+}
+
+/*
+ * The same input stream through a backend: a header, gathered records,
+ * chunks from two fake rings that wrap, FINISHED_ROUNDs; returns the file.
+ */
+#define RING 4096
+static unsigned long last_nr_short;
+static char *write_stream(const char *backend, size_t *size)
+{
+	char path[] = "/tmp/perfcap-test-XXXXXX";
+	int fd = mkstemp(path);
+	struct writer w;
+	struct output o;
+	struct mmap m[2];
+	void *mem[2];
+	char *data;
+	struct stat st;
+
+	assert_true(fd >= 0);
+	assert_int_equal(writer__init(&w, writer__find(backend), fd, 64), 0);
+	output__init_fd(&o, fd, &w);
+	{
+		char hdr[104] = "PERFILE2";
+
+		output__write_copy(&o, hdr, sizeof(hdr));
+	}
+	for (int i = 0; i < 2; i++) {
+		mem[i] = calloc(1, 4096 + RING);
+		mmap__init_fake(&m[i], mem[i], 4096, RING, 4, &o);
+	}
+	for (int round = 0; round < 50; round++) {
+		struct mmap_buf *b[2];
+		int nr = 0;
+		char small[32];
+
+		memset(small, round, sizeof(small));
+		((struct perf_event_header *)small)->size = sizeof(small);
+		output__append(&o, small, sizeof(small));
+		for (int i = 0; i < 2; i++) {
+			struct perf_event_mmap_page *pc = mem[i];
+			unsigned char *d = (unsigned char *)mem[i] + 4096;
+			uint64_t head = pc->data_head;
+			int len = 200 + 37 * ((round + i) % 13);
+
+			len &= ~7;
+			for (int k = 0; k < len; k++)
+				d[(head + k) & (RING - 1)] = (unsigned char)(round * 7 + i + k);
+			pc->data_head = head + len;
+			if (mmap__copy(&m[i], &b[nr]) > 0)
+				nr++;
+		}
+		if (nr) {
+			struct perf_event_header fr = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+
+			memcpy(b[nr - 1]->data + b[nr - 1]->len, &fr, 8);
+			b[nr - 1]->len += 8;
+		}
+		for (int i = 0; i < nr; i++)
+			assert_int_equal(mmap__submit(b[i]->map, b[i]), 0);
+		output__reap(&o, false);
+	}
+	assert_int_equal(output__drain(&o), 0);
+	assert_int_equal(output__durable(&o), output__head(&o));
+	for (int i = 0; i < 2; i++) {
+		mmap__close(&m[i]);
+		free(mem[i]);
+	}
+	fstat(fd, &st);
+	*size = st.st_size;
+	data = malloc(st.st_size);
+	assert_int_equal(pread(fd, data, st.st_size, 0), st.st_size);
+	last_nr_short = w.nr_short;
+	output__close(&o);
+	writer__exit(&w);
+	unlink(path);
+	return data;
+}
+
+static void test_backends_write_identical_files(void **state)
+{
+	size_t s_sync, s_aio, s_uring;
+	char *f_sync = write_stream("sync", &s_sync);
+	char *f_aio = write_stream("aio", &s_aio);
+	char *f_uring = write_stream("uring", &s_uring);
+
+	assert_true(s_sync > 20000);
+	assert_int_equal(s_sync, s_aio);
+	assert_memory_equal(f_sync, f_aio, s_sync);
+	assert_int_equal(s_sync, s_uring);
+	assert_memory_equal(f_sync, f_uring, s_sync);
+	free(f_sync);
+	free(f_aio);
+	free(f_uring);
+}
+
+static void test_injected_short_writes_keep_file_identical(void **state)
+{
+	size_t s_ref, s_short;
+	char *ref = write_stream("aio", &s_ref);
+	char *f;
+
+	sys_fault__init("short@3,short@7");
+	f = write_stream("aio", &s_short);
+	sys_fault__init(NULL);
+	assert_int_equal(last_nr_short, 2);
+	assert_int_equal(s_ref, s_short);
+	assert_memory_equal(ref, f, s_ref);
+	free(ref);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reserve_is_contiguous),
+		cmocka_unit_test(test_durable_prefix_out_of_order),
+		cmocka_unit_test(test_short_write_resubmits_rest),
+		cmocka_unit_test(test_error_is_sticky_and_not_durable),
+		cmocka_unit_test(test_append_gathers_small_records),
+		cmocka_unit_test(test_backends_write_identical_files),
+		cmocka_unit_test(test_injected_short_writes_keep_file_identical),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
