@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,15 +71,6 @@ struct record {
 };
 
 static volatile sig_atomic_t done_signal;
-static volatile sig_atomic_t child_exited;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGCHLD)
-		child_exited = 1;
-	else
-		done_signal = sig;
-}
 
 static uint64_t now_ns(void)
 {
@@ -370,12 +362,32 @@ static bool targets_gone(struct record *rec)
 	return rec->nr_targets > 0;
 }
 
-static int record__loop(struct record *rec, const sigset_t *waitmask)
+/*
+ * Signals that end the recording arrive through a signalfd in the poll
+ * set: they are blocked for good, so they are never lost between the
+ * checks and the sleep, and a ring that is always ready cannot keep them
+ * from being seen (ppoll() does not deliver pending signals when it
+ * returns with ready fds).
+ */
+static bool read_signals(int sfd)
+{
+	struct signalfd_siginfo si;
+	bool chld = false;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			chld = true;
+		else
+			done_signal = si.ssi_signo;
+	}
+	return chld;
+}
+
+static int record__loop(struct record *rec, int sfd)
 {
 	struct evlist *el = &rec->evlist;
-	int nfds = el->nr_mmaps + 1;
+	int nfds = el->nr_mmaps + 2, live = el->nr_mmaps;
 	struct pollfd *pfd = xzalloc(nfds * sizeof(*pfd));
-	int wfd = writer__completion_fd(&rec->writer);
 	uint64_t last_sync = 0;
 	int err = 0;
 
@@ -383,12 +395,15 @@ static int record__loop(struct record *rec, const sigset_t *waitmask)
 		pfd[i].fd = el->mmaps[i].fd;
 		pfd[i].events = POLLIN;
 	}
-	pfd[el->nr_mmaps].fd = wfd;
-	pfd[el->nr_mmaps].events = POLLIN;
+	pfd[nfds - 2].fd = writer__completion_fd(&rec->writer);
+	pfd[nfds - 2].events = POLLIN;
+	pfd[nfds - 1].fd = sfd;
+	pfd[nfds - 1].events = POLLIN;
 
 	while (!done_signal) {
 		ssize_t n = record__pass(rec);
 		uint64_t t;
+		int r;
 
 		if (n < 0) {
 			err = n;
@@ -402,26 +417,30 @@ static int record__loop(struct record *rec, const sigset_t *waitmask)
 			output__sync_header_size(&rec->out);
 			last_sync = t;
 		}
-		if (child_exited && rec->has_workload && workload__poll(&rec->wl))
+		if (rec->has_workload && workload__poll(&rec->wl))
 			break;
 		if (rec->nr_targets && targets_gone(rec))
 			break;
-		/*
-		 * Sleep until a ring reaches its watermark, a write completes or
-		 * a signal arrives. The signals are blocked outside ppoll(), so
-		 * one that comes between the checks above and here is not lost.
-		 */
-		{
-			struct timespec ts = { 0, POLL_TIMEOUT_MS * 1000000L };
-			int r = ppoll(pfd, nfds, &ts, waitmask);
-
-			if (r < 0 && errno != EINTR) {
-				err = -errno;
-				break;
-			}
-			if (r > 0)
-				rec->wakeups++;
+		/* Sleep until a ring reaches its watermark, a write completes or a signal comes. */
+		r = poll(pfd, nfds, POLL_TIMEOUT_MS);
+		if (r < 0 && errno != EINTR) {
+			err = -errno;
+			break;
 		}
+		if (r <= 0)
+			continue;
+		rec->wakeups++;
+		if (pfd[nfds - 1].revents)
+			read_signals(sfd);
+		for (int i = 0; i < el->nr_mmaps; i++) {
+			/* The events' tasks are gone: drain, but stop polling it. */
+			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR))) {
+				pfd[i].fd = -1;
+				live--;
+			}
+		}
+		if (!live && !el->system_wide)
+			break;
 	}
 	free(pfd);
 	return err;
@@ -587,8 +606,8 @@ int cmd_record(int argc, char **argv)
 	struct record_opts *o = &rec->opts;
 	const struct writer_ops *wops;
 	char errbuf[512] = "";
-	struct sigaction sa;
-	sigset_t block, waitmask;
+	sigset_t block;
+	int sfd = -1;
 	unsigned int pages;
 	int nr_bufs, err, ret = 1;
 
@@ -612,26 +631,25 @@ int cmd_record(int argc, char **argv)
 	if (!o->output)
 		o->output = "perf.data";
 	wops = choose_writer(o);
-	if (!wops)
-		goto out_free;
+	if (!wops) {
+		free(rec);
+		return 2;
+	}
 	pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
 	nr_bufs = o->aio ? o->aio : 1;
 	evlist__init(&rec->evlist);
 
-	/* Signals: handled by flags, delivered only inside ppoll(). */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	/* SIGINT, SIGTERM, SIGCHLD: blocked, read from a signalfd in the loop. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0) {
+		pr_err("signalfd: %s\n", strerror(errno));
+		goto out_free;
+	}
 
 	err = resolve_target(rec);
 	if (err)
@@ -694,7 +712,7 @@ int cmd_record(int argc, char **argv)
 			goto out_file;
 	}
 
-	err = record__loop(rec, &waitmask);
+	err = record__loop(rec, sfd);
 
 	/* Stop the events, then take what they left in the rings. */
 	evlist__disable(&rec->evlist);
@@ -745,6 +763,8 @@ out_evlist:
 	free(rec->pass);
 out_free:
 	free(rec);
+	if (sfd >= 0)
+		close(sfd);
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
 	return ret;
 }

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcap loss: what the kernel (or the recorder) lost in a perf.data
+ * file or directory, ours or upstream's. The definition of every number,
+ * and why it is defined so, is in doc/perfcap-loss.1; keep the two in
+ * step.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "reader.h"
+#include "util.h"
+
+static const char loss_usage[] =
+	"usage: perfcap loss [--json] [FILE|DIR]\n"
+	"\n"
+	"Report what was lost while recording FILE (default perf.data), or the\n"
+	"directory written by perf record --threads: samples per event, LOST and\n"
+	"LOST_SAMPLES records and totals, THROTTLE/UNTHROTTLE, per-CPU counts, the\n"
+	"loss fraction and lost_time/elapsed_time. See perfcap-loss(1).\n"
+	"\n"
+	"  -j, --json         one JSON object instead of the table\n"
+	"  -i, --input FILE   the file to read\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Exit status: 0 the file was read (loss or not), 1 it cannot be read,\n"
+	"2 usage error.\n";
+
+void loss_stats__init(struct loss_stats *ls, size_t nr_events)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->nr_events = nr_events;
+	ls->event_samples = xzalloc(nr_events * sizeof(*ls->event_samples));
+	ls->event_lost_samples = xzalloc(nr_events * sizeof(*ls->event_lost_samples));
+}
+
+void loss_stats__exit(struct loss_stats *ls)
+{
+	free(ls->event_samples);
+	free(ls->event_lost_samples);
+	free(ls->cpus);
+	free(ls->iv);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/* The stream of cpu; -1 or a corrupt number: the "unknown" stream. */
+static struct loss_cpu *cpu_stream(struct loss_stats *ls, int64_t cpu)
+{
+	if (cpu < 0 || cpu >= LOSS_MAX_CPUS)
+		return &ls->unknown_cpu;
+	if ((size_t)cpu >= ls->nr_cpus) {
+		size_t n = MAX((size_t)cpu + 1, ls->nr_cpus * 2);
+
+		n = MIN(n, (size_t)LOSS_MAX_CPUS);
+		ls->cpus = xrealloc(ls->cpus, n * sizeof(*ls->cpus));
+		memset(ls->cpus + ls->nr_cpus, 0, (n - ls->nr_cpus) * sizeof(*ls->cpus));
+		ls->nr_cpus = n;
+	}
+	return &ls->cpus[cpu];
+}
+
+void loss_stats__add_time(struct loss_stats *ls, int64_t cpu, uint64_t t, bool lost)
+{
+	struct loss_cpu *c;
+
+	if (!perf_reader__time_valid(t)) {
+		if (lost)
+			ls->lost_untimed++;
+		return;
+	}
+	if (!ls->have_time || t < ls->first_time)
+		ls->first_time = t;
+	if (!ls->have_time || t > ls->last_time)
+		ls->last_time = t;
+	ls->have_time = true;
+
+	c = cpu_stream(ls, cpu);
+	c->seen = true;
+	if (lost) {
+		struct loss_interval *iv;
+
+		if (ls->nr_iv == ls->cap_iv) {
+			ls->cap_iv = ls->cap_iv ? ls->cap_iv * 2 : 64;
+			ls->iv = xrealloc(ls->iv, ls->cap_iv * sizeof(*ls->iv));
+		}
+		iv = &ls->iv[ls->nr_iv++];
+		iv->from_first = !c->have_last;
+		iv->start = c->have_last ? c->last_time : 0;
+		iv->end = t;
+		iv->cpu = c == &ls->unknown_cpu ? -1 : cpu;
+	}
+	/* In file order: the LOST record itself is the previous one for the next. */
+	c->last_time = t;
+	c->have_last = true;
+}
+
+static uint64_t get_u64(const struct perf_event_header *ev, size_t off)
+{
+	uint64_t v = 0;
+
+	if (ev->size >= off + sizeof(v))
+		memcpy(&v, (const unsigned char *)ev + off, sizeof(v));
+	return v;
+}
+
+int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
+			   const struct perf_event_header *ev)
+{
+	struct perf_reader_sample s;
+	bool have_cpu, have_time;
+	int64_t cpu;
+	uint64_t lost;
+
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		ls->samples++;
+		if (perf_reader__parse_sample(r, ev, &s))
+			return 0; /* counted; its fields cannot be trusted */
+		if (s.attr >= 0 && (size_t)s.attr < ls->nr_events)
+			ls->event_samples[s.attr]++;
+		else
+			ls->unknown_samples++;
+		cpu = s.sample_type & PERF_SAMPLE_CPU ? (int64_t)s.cpu : -1;
+		cpu_stream(ls, cpu)->samples++;
+		cpu_stream(ls, cpu)->seen = true;
+		if (s.sample_type & PERF_SAMPLE_TIME)
+			loss_stats__add_time(ls, cpu, s.time, false);
+		return 0;
+	}
+	if (ev->type == PERF_RECORD_COMPRESSED)
+		ls->compressed++;
+	if (ev->type >= PERF_RECORD_USER_TYPE_START)
+		return 0;
+
+	if (perf_reader__parse_id_sample(r, ev, &s)) {
+		memset(&s, 0, sizeof(s));
+		s.attr = r->nr_attrs == 1 ? 0 : -1;
+	}
+	have_cpu = s.sample_type & PERF_SAMPLE_CPU;
+	have_time = s.sample_type & PERF_SAMPLE_TIME;
+	cpu = have_cpu ? (int64_t)s.cpu : -1;
+
+	switch (ev->type) {
+	case PERF_RECORD_LOST: {
+		/* hdr, u64 id, u64 lost, trailer */
+		struct loss_cpu *c = cpu_stream(ls, cpu);
+
+		lost = get_u64(ev, 16);
+		ls->lost_records++;
+		ls->lost_events += lost;
+		c->lost_records++;
+		c->lost_events += lost;
+		c->seen = true;
+		if (have_time)
+			loss_stats__add_time(ls, cpu, s.time, true);
+		else
+			ls->lost_untimed++;
+		return 0;
+	}
+	case PERF_RECORD_LOST_SAMPLES:
+		/* hdr, u64 lost, trailer */
+		lost = get_u64(ev, 8);
+		ls->lost_samples_records++;
+		ls->lost_samples += lost;
+		if (!have_time || !perf_reader__time_valid(s.time))
+			ls->lost_samples_final += lost;
+		if (s.attr >= 0 && (size_t)s.attr < ls->nr_events)
+			ls->event_lost_samples[s.attr] += lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+		ls->throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		ls->unthrottle++;
+		break;
+	default:
+		break;
+	}
+	if (have_time)
+		loss_stats__add_time(ls, cpu, s.time, false);
+	return 0;
+}
+
+static int cmp_iv_start(const void *a, const void *b)
+{
+	const struct loss_interval *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static int cmp_iv_cpu(const void *a, const void *b)
+{
+	const struct loss_interval *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return cmp_iv_start(a, b);
+}
+
+uint64_t loss__union_length(struct loss_interval *iv, size_t n)
+{
+	uint64_t total = 0, cur_start = 0, cur_end = 0;
+	bool open = false;
+
+	if (n)
+		qsort(iv, n, sizeof(*iv), cmp_iv_start);
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].start >= iv[i].end)
+			continue; /* empty: (a, b] with a >= b */
+		if (open && iv[i].start <= cur_end) {
+			cur_end = MAX(cur_end, iv[i].end);
+			continue;
+		}
+		if (open)
+			total += cur_end - cur_start;
+		cur_start = iv[i].start;
+		cur_end = iv[i].end;
+		open = true;
+	}
+	if (open)
+		total += cur_end - cur_start;
+	return total;
+}
+
+void loss_stats__finish(struct loss_stats *ls)
+{
+	uint64_t timed = ls->lost_samples - ls->lost_samples_final;
+	uint64_t denom;
+
+	/*
+	 * End-of-recording LOST_SAMPLES counters (no timestamp; perf >= 6.0
+	 * writes them from PERF_FORMAT_LOST) count every sample the kernel
+	 * failed to write, those behind the LOST records included: take the
+	 * larger of the two views rather than their sum.
+	 */
+	ls->lost = timed + MAX(ls->lost_events, ls->lost_samples_final);
+	denom = ls->lost + ls->samples;
+	ls->loss_fraction_valid = denom > 0;
+	ls->loss_fraction = denom ? (double)ls->lost / (double)denom : 0;
+
+	ls->elapsed_valid = ls->have_time;
+	ls->elapsed_time = ls->have_time ? ls->last_time - ls->first_time : 0;
+
+	for (size_t i = 0; i < ls->nr_iv; i++)
+		if (ls->iv[i].from_first) {
+			ls->iv[i].start = ls->first_time;
+			ls->iv[i].from_first = false;
+		}
+	/* Per CPU: the union of that CPU's intervals. */
+	if (ls->nr_iv)
+		qsort(ls->iv, ls->nr_iv, sizeof(*ls->iv), cmp_iv_cpu);
+	for (size_t i = 0, j; i < ls->nr_iv; i = j) {
+		for (j = i; j < ls->nr_iv && ls->iv[j].cpu == ls->iv[i].cpu; j++)
+			;
+		cpu_stream(ls, ls->iv[i].cpu)->lost_time = loss__union_length(ls->iv + i, j - i);
+	}
+	ls->lost_time_valid = ls->have_time && !ls->lost_untimed;
+	ls->lost_time = ls->lost_time_valid ? loss__union_length(ls->iv, ls->nr_iv) : 0;
+	ls->lost_time_fraction_valid = ls->lost_time_valid && ls->elapsed_time > 0;
+	ls->lost_time_fraction = ls->lost_time_fraction_valid ?
+		(double)ls->lost_time / (double)ls->elapsed_time : 0;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_u64(const char *key, bool valid, uint64_t v, bool comma)
+{
+	printf("  \"%s\": ", key);
+	if (valid)
+		printf("%" PRIu64, v);
+	else
+		printf("null");
+	printf("%s\n", comma ? "," : "");
+}
+
+static void json_frac(const char *key, bool valid, double v)
+{
+	printf("  \"%s\": ", key);
+	if (valid)
+		printf("%.6f", v);
+	else
+		printf("null");
+	printf(",\n");
+}
+
+static void json_cpu(const struct loss_stats *ls, const struct loss_cpu *c, int64_t cpu,
+		     bool *first)
+{
+	printf("%s\n    {\"cpu\": ", *first ? "" : ",");
+	*first = false;
+	if (cpu >= 0)
+		printf("%" PRId64, cpu);
+	else
+		printf("\"unknown\"");
+	printf(", \"samples\": %" PRIu64 ", \"lost_records\": %" PRIu64
+	       ", \"lost_events\": %" PRIu64 ", \"lost_time_ns\": ",
+	       c->samples, c->lost_records, c->lost_events);
+	if (ls->lost_time_valid)
+		printf("%" PRIu64 "}", c->lost_time);
+	else
+		printf("null}");
+}
+
+static void print_json(const struct perf_reader *r, const struct loss_stats *ls)
+{
+	bool first = true;
+
+	printf("{\n  \"file\": ");
+	json_string(r->path);
+	printf(",\n  \"events\": [");
+	for (size_t i = 0; i < ls->nr_events; i++) {
+		printf("%s\n    {\"name\": ", i ? "," : "");
+		json_string(r->attrs[i].name);
+		printf(", \"samples\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
+		       ls->event_samples[i], ls->event_lost_samples[i]);
+	}
+	printf("\n  ],\n");
+	json_u64("samples", true, ls->samples, true);
+	json_u64("samples_unknown_event", true, ls->unknown_samples, true);
+	json_u64("lost_records", true, ls->lost_records, true);
+	json_u64("lost_events", true, ls->lost_events, true);
+	json_u64("lost_samples_records", true, ls->lost_samples_records, true);
+	json_u64("lost_samples", true, ls->lost_samples, true);
+	json_u64("lost_samples_final", true, ls->lost_samples_final, true);
+	json_u64("lost", true, ls->lost, true);
+	json_frac("loss_fraction", ls->loss_fraction_valid, ls->loss_fraction);
+	json_u64("throttle", true, ls->throttle, true);
+	json_u64("unthrottle", true, ls->unthrottle, true);
+	json_u64("first_time_ns", ls->have_time, ls->first_time, true);
+	json_u64("last_time_ns", ls->have_time, ls->last_time, true);
+	json_u64("elapsed_time_ns", ls->elapsed_valid, ls->elapsed_time, true);
+	json_u64("lost_time_ns", ls->lost_time_valid, ls->lost_time, true);
+	json_frac("lost_time_fraction", ls->lost_time_fraction_valid, ls->lost_time_fraction);
+	json_u64("compressed_records", true, ls->compressed, true);
+	printf("  \"cpus\": [");
+	for (size_t i = 0; i < ls->nr_cpus; i++)
+		if (ls->cpus[i].seen)
+			json_cpu(ls, &ls->cpus[i], (int64_t)i, &first);
+	if (ls->unknown_cpu.seen)
+		json_cpu(ls, &ls->unknown_cpu, -1, &first);
+	printf("\n  ]\n}\n");
+}
+
+/* ns as seconds with 9 decimals, or "n/a". */
+static const char *secs(char *buf, size_t size, bool valid, uint64_t ns)
+{
+	if (!valid)
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%" PRIu64 ".%09" PRIu64 " s", ns / 1000000000,
+			 ns % 1000000000);
+	return buf;
+}
+
+static const char *percent(char *buf, size_t size, bool valid, double v)
+{
+	if (!valid)
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.3f%%", v * 100);
+	return buf;
+}
+
+static void print_cpu_row(const struct loss_stats *ls, const struct loss_cpu *c,
+			  const char *name)
+{
+	char b[48];
+
+	printf("  %-8s %12" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %s\n", name, c->samples,
+	       c->lost_records, c->lost_events,
+	       secs(b, sizeof(b), ls->lost_time_valid, c->lost_time));
+}
+
+static void print_table(const struct perf_reader *r, const struct loss_stats *ls)
+{
+	char b1[48], b2[48];
+
+	printf("%s\n", r->path);
+	printf("  %-24s %12s %13s\n", "event", "samples", "lost_samples");
+	for (size_t i = 0; i < ls->nr_events; i++)
+		printf("  %-24s %12" PRIu64 " %13" PRIu64 "\n", r->attrs[i].name,
+		       ls->event_samples[i], ls->event_lost_samples[i]);
+	if (ls->unknown_samples)
+		printf("  %-24s %12" PRIu64 "\n", "(id not in header)", ls->unknown_samples);
+	printf("\n");
+	printf("  %-22s %12" PRIu64 "\n", "samples", ls->samples);
+	printf("  %-22s %12" PRIu64 "   lost events %" PRIu64 "\n", "LOST records",
+	       ls->lost_records, ls->lost_events);
+	printf("  %-22s %12" PRIu64 "   lost samples %" PRIu64 " (%" PRIu64
+	       " in end-of-run counters)\n", "LOST_SAMPLES records",
+	       ls->lost_samples_records, ls->lost_samples, ls->lost_samples_final);
+	printf("  %-22s %12" PRIu64 "\n", "lost", ls->lost);
+	printf("  %-22s %12s   lost / (lost + samples)\n", "loss fraction",
+	       percent(b1, sizeof(b1), ls->loss_fraction_valid, ls->loss_fraction));
+	printf("  %-22s %12" PRIu64 "   UNTHROTTLE %" PRIu64 "\n", "THROTTLE", ls->throttle,
+	       ls->unthrottle);
+	printf("  %-22s %s\n", "elapsed time",
+	       secs(b1, sizeof(b1), ls->elapsed_valid, ls->elapsed_time));
+	printf("  %-22s %s (%s of elapsed)\n", "lost time",
+	       secs(b1, sizeof(b1), ls->lost_time_valid, ls->lost_time),
+	       percent(b2, sizeof(b2), ls->lost_time_fraction_valid, ls->lost_time_fraction));
+	if (ls->compressed)
+		printf("  %-22s %12" PRIu64 "   (contents not counted)\n", "COMPRESSED records",
+		       ls->compressed);
+	printf("\n  %-8s %12s %13s %13s  %s\n", "cpu", "samples", "lost_records",
+	       "lost_events", "lost_time");
+	for (size_t i = 0; i < ls->nr_cpus; i++) {
+		if (!ls->cpus[i].seen)
+			continue;
+		snprintf(b1, sizeof(b1), "%zu", i);
+		print_cpu_row(ls, &ls->cpus[i], b1);
+	}
+	if (ls->unknown_cpu.seen)
+		print_cpu_row(ls, &ls->unknown_cpu, "unknown");
+}
+
+static int loss_record(struct perf_reader *r, const struct perf_reader_record *rec,
+		       void *priv)
+{
+	return loss_stats__add_record(priv, r, rec->header);
+}
+
+int cmd_loss(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool json = false, opts_done = false;
+	struct perf_reader r;
+	struct loss_stats ls;
+	int err;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+			fputs(loss_usage, stdout);
+			return 0;
+		} else if (!opts_done && (!strcmp(a, "-j") || !strcmp(a, "--json"))) {
+			json = true;
+		} else if (!opts_done && (!strcmp(a, "-i") || !strcmp(a, "--input"))) {
+			if (++i == argc || path)
+				goto usage;
+			path = argv[i];
+		} else if (!opts_done && !strncmp(a, "--input=", 8)) {
+			if (path)
+				goto usage;
+			path = a + 8;
+		} else if (!opts_done && !strcmp(a, "--")) {
+			opts_done = true;
+		} else if (!opts_done && a[0] == '-' && a[1]) {
+			fprintf(stderr, "perfcap loss: unknown option '%s'\n", a);
+			goto usage;
+		} else {
+			if (path)
+				goto usage;
+			path = a;
+		}
+	}
+	if (!path)
+		path = "perf.data";
+
+	if (perf_reader__open(&r, path))
+		return 1;
+	loss_stats__init(&ls, r.nr_attrs);
+	err = perf_reader__for_each_record(&r, loss_record, &ls);
+	if (err) {
+		pr_err("%s: cannot be read to the end; no loss report\n", path);
+		goto out;
+	}
+	loss_stats__finish(&ls);
+	if (ls.compressed)
+		pr_warn("%s: %" PRIu64 " COMPRESSED records were not decompressed; their "
+			"contents are not counted\n", path, ls.compressed);
+	if (json)
+		print_json(&r, &ls);
+	else
+		print_table(&r, &ls);
+	fflush(stdout);
+out:
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+	return err ? 1 : 0;
+usage:
+	fputs(loss_usage, stderr);
+	return 2;
+}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A perf.data reader: ours and upstream's, a single file or the directory
+ * that `perf record --threads` writes (PATH/data holds the header, the
+ * attrs, the synthesized records and the features; PATH/data.N hold bare
+ * record streams, one per reader thread).
+ *
+ * Every length in the file is checked against the file's size before it
+ * is used: a truncated or corrupt file gives -EINVAL or -EIO and one
+ * message naming the file, never a crash. Byte-swapped files (recorded
+ * on a machine of the other endianness) are detected and refused.
+ *
+ * Used by the tests, `perfcap dump` and `perfcap loss`.
+ */
+#ifndef PERFCAP_READER_H
+#define PERFCAP_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf-file.h"
+
+/* Header sizes we accept: with the feature bitmap, and the legacy one. */
+#define PERF_FILE_HEADER_SIZE 104
+#define PERF_FILE_HEADER_SIZE_LEGACY 72
+/* A pipe-mode stream starts with a 16-byte header (magic, size). */
+#define PERF_PIPE_HEADER_SIZE 16
+
+/* DIR_FORMAT version written by perf record --threads. */
+#define PERF_DIR_FORMAT_VERSION 1
+
+/* Types of the kernel's uapi that an older <linux/perf_event.h> may lack. */
+#define PERF_READER_RECORD_AUX_OUTPUT_HW_ID 21
+
+/* One event of the file: its attr, its ids, its name. */
+struct perf_reader_attr {
+	/* Zero-extended (or cut) to the size of the struct we know. */
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nr_ids;
+	/* From EVENT_DESC when present, else derived from type/config. */
+	char *name;
+	/* Bytes of the sample_id trailer on non-sample records (0 without sample_id_all). */
+	size_t id_hdr_size;
+};
+
+/* One feature section, from the table that follows the data section. */
+struct perf_reader_feature {
+	int bit;		/* HEADER_* */
+	uint64_t offset;
+	uint64_t size;
+};
+
+/* One stream of records: the data section of a file, or a data.N file. */
+struct perf_reader_stream {
+	char *path;
+	int fd;
+	uint64_t offset;	/* of the first record */
+	uint64_t size;		/* bytes of records */
+};
+
+/* An id of the file and the attr it belongs to. */
+struct perf_reader_id {
+	uint64_t id;
+	size_t attr;
+};
+
+struct perf_reader {
+	char *path;		/* as given: the file or the directory */
+	bool is_dir;
+	int fd;			/* the file holding the header */
+	uint64_t file_size;	/* of that file */
+	struct perf_file_header header; /* legacy header: adds_features zero */
+
+	struct perf_reader_attr *attrs;
+	size_t nr_attrs;
+	/* All ids, sorted, each with the index of its attr. */
+	struct perf_reader_id *id_map;
+	size_t nr_id_map;
+	/*
+	 * Where the id sits, taken from the first attr as perf does (perf
+	 * refuses files whose attrs disagree): u64 index from the start of
+	 * a sample, and from the end of a sample_id trailer; -1 for none.
+	 */
+	int id_pos;
+	int is_pos;
+	bool sample_id_all;
+
+	struct perf_reader_feature *features; /* in bit order */
+	size_t nr_features;
+	uint64_t dir_version;	/* DIR_FORMAT payload, 0 when absent */
+
+	struct perf_reader_stream *streams; /* [0] the main file's data section */
+	size_t nr_streams;
+
+	/* The window of file bytes the record walk reads through. */
+	unsigned char *buf;
+	size_t buf_cap;
+};
+
+/* A record handed to the for_each callback; valid during the call only. */
+struct perf_reader_record {
+	const struct perf_event_header *header; /* header->size bytes, 8-aligned */
+	size_t stream;		/* index into r->streams */
+	uint64_t offset;	/* of the record in that stream's file */
+	/*
+	 * Bytes that follow the record in the file and belong to it
+	 * (AUXTRACE data, HEADER_TRACING_DATA); they are skipped, not read.
+	 */
+	uint64_t payload_size;
+};
+
+/*
+ * What a SAMPLE record, or the sample_id trailer of another kernel
+ * record, holds. Only the fields named by sample_type are set; the rest
+ * are zero. Pointers point into the record.
+ */
+struct perf_reader_sample {
+	int attr;		/* index into r->attrs; -1: id not in the header */
+	uint64_t sample_type;	/* of the attr used to decode */
+	uint64_t id;		/* IDENTIFIER or ID */
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t callchain_nr;
+	const void *callchain;	/* callchain_nr u64s, unaligned */
+	uint32_t raw_size;
+	const void *raw;
+	uint64_t branch_nr;
+	uint64_t user_regs_abi;
+	uint64_t user_stack_size;	/* bytes reserved in the record */
+	uint64_t user_stack_dyn_size;	/* bytes the kernel filled in */
+	uint64_t weight;
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t aux_size;
+};
+
+/*
+ * Open a perf.data file, or a directory from `perf record --threads`.
+ * Reads and checks the header, the attrs and their ids, the feature table
+ * and EVENT_DESC names. Returns 0 or -errno (message printed). On failure
+ * r needs no close.
+ */
+int perf_reader__open(struct perf_reader *r, const char *path);
+void perf_reader__close(struct perf_reader *r);
+
+/*
+ * Call cb for each record of each stream in turn (the main file's data
+ * section first, then data.0, data.1, ...). cb returns 0 to go on; any
+ * other value stops the walk and is returned. A record of size < 8 or
+ * one running past the end of its stream stops the walk with -EINVAL,
+ * a short read with -EIO (message printed). Returns 0 at the end.
+ */
+typedef int (*perf_reader__record_cb)(struct perf_reader *r,
+				      const struct perf_reader_record *rec,
+				      void *priv);
+int perf_reader__for_each_record(struct perf_reader *r, perf_reader__record_cb cb,
+				 void *priv);
+
+/*
+ * Decode a PERF_RECORD_SAMPLE. Returns 0, or -EINVAL when the record is
+ * too short for what its attr's sample_type says it holds.
+ */
+int perf_reader__parse_sample(const struct perf_reader *r,
+			      const struct perf_event_header *ev,
+			      struct perf_reader_sample *s);
+/*
+ * Decode the sample_id trailer of a non-sample kernel record (type < 64).
+ * Returns 0; -ENOENT when the record has none (no sample_id_all, a
+ * SAMPLE or a user type); -EINVAL when the record is too short.
+ */
+int perf_reader__parse_id_sample(const struct perf_reader *r,
+				 const struct perf_event_header *ev,
+				 struct perf_reader_sample *s);
+
+/* Index of the attr owning id, or -1. */
+int perf_reader__attr_of_id(const struct perf_reader *r, uint64_t id);
+/* Name of attr i, never NULL ("unknown" for -1). */
+const char *perf_reader__attr_name(const struct perf_reader *r, int i);
+
+/* Feature bits. */
+bool perf_reader__has_feature(const struct perf_reader *r, int bit);
+/* The feature's section, or NULL when the bit is clear. */
+const struct perf_reader_feature *perf_reader__feature(const struct perf_reader *r, int bit);
+/*
+ * Read a feature's payload into a heap buffer (*size bytes, NUL added).
+ * Returns 0, -ENOENT when absent, -EIO/-EINVAL on a bad section.
+ */
+int perf_reader__read_feature(struct perf_reader *r, int bit, void **buf, size_t *size);
+
+/* perf's upper-case names: "SAMPLE", "MMAP2", "FINISHED_ROUND"; NULL if unknown. */
+const char *perf_reader__record_name(uint32_t type);
+/* "HOSTNAME", "EVENT_DESC", ...; NULL if unknown. */
+const char *perf_reader__feature_name(int bit);
+/* sample_type as "IP|TID|TIME" into buf; returns buf. */
+char *perf_reader__sample_type_str(uint64_t sample_type, char *buf, size_t size);
+
+/* Bytes of the sample_id trailer that an attr with this sample_type adds. */
+size_t perf_reader__id_hdr_size(uint64_t sample_type);
+/* A timestamp that means "none": synthesized records carry 0 (or ~0). */
+static inline bool perf_reader__time_valid(uint64_t t)
+{
+	return t != 0 && t != UINT64_MAX;
+}
+
+/*
+ * ---- Loss accounting: implemented in builtin-loss.c ---------------------
+ * Declared here so that tests can reach it: builtin.h holds only the
+ * commands. The definitions of every number are in doc/perfcap-loss.1.
+ */
+
+/* CPUs at or above this count as "unknown" (a corrupt cpu field). */
+#define LOSS_MAX_CPUS 65536
+
+/* One CPU's record stream (or the stream of records without a CPU). */
+struct loss_cpu {
+	bool seen;		/* had a sample, a LOST record or a timestamp */
+	uint64_t samples;
+	uint64_t lost_records;	/* PERF_RECORD_LOST records */
+	uint64_t lost_events;	/* sum of their lost counts */
+	uint64_t lost_time;	/* union of this CPU's lost intervals, ns */
+	bool have_last;
+	uint64_t last_time;	/* of the previous timestamped record on this CPU */
+};
+
+/* The gap (start, end] in which a LOST record's data went missing. */
+struct loss_interval {
+	uint64_t start, end;
+	bool from_first;	/* no earlier record on the CPU: start at first_time */
+	int64_t cpu;		/* -1: unknown */
+};
+
+struct loss_stats {
+	size_t nr_events;		/* attrs of the file */
+	uint64_t *event_samples;	/* per attr */
+	uint64_t *event_lost_samples;	/* per attr: sum of LOST_SAMPLES.lost */
+	uint64_t unknown_samples;	/* samples whose id no attr has */
+
+	uint64_t samples;
+	uint64_t lost_records, lost_events;
+	uint64_t lost_samples_records, lost_samples;
+	uint64_t lost_samples_final;	/* ... of which without a timestamp */
+	uint64_t throttle, unthrottle;
+	uint64_t compressed;		/* COMPRESSED records: not looked into */
+
+	struct loss_cpu *cpus;		/* indexed by CPU number */
+	size_t nr_cpus;
+	struct loss_cpu unknown_cpu;
+
+	bool have_time;
+	uint64_t first_time, last_time;	/* smallest and largest valid timestamps */
+	uint64_t lost_untimed;		/* LOST records without a timestamp */
+	struct loss_interval *iv;
+	size_t nr_iv, cap_iv;
+
+	/* Set by loss_stats__finish(). */
+	uint64_t lost;			/* best estimate of lost samples */
+	bool loss_fraction_valid;
+	double loss_fraction;		/* lost / (lost + samples) */
+	bool elapsed_valid;
+	uint64_t elapsed_time;		/* last_time - first_time */
+	bool lost_time_valid;
+	uint64_t lost_time;		/* union of all lost intervals */
+	bool lost_time_fraction_valid;
+	double lost_time_fraction;	/* lost_time / elapsed_time */
+};
+
+void loss_stats__init(struct loss_stats *ls, size_t nr_events);
+void loss_stats__exit(struct loss_stats *ls);
+/*
+ * The timeline: a record on cpu (-1: unknown) at time t; lost says it
+ * is a PERF_RECORD_LOST. Records must come in file order.
+ */
+void loss_stats__add_time(struct loss_stats *ls, int64_t cpu, uint64_t t, bool lost);
+/* Account one record of r (file order). Returns 0. */
+int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
+			   const struct perf_event_header *ev);
+/* Compute the totals, fractions and lost times. */
+void loss_stats__finish(struct loss_stats *ls);
+/* Total length of the union of the half-open intervals (start, end]; sorts iv. */
+uint64_t loss__union_length(struct loss_interval *iv, size_t n);
+
+#endif

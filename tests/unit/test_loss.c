@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-loss.c: the loss numbers on timelines whose answer is known,
+ * through the timeline API and through a hand-made perf.data file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "reader.h"
+#include "util.h"
+
+/* ---- the union of intervals ------------------------------------------ */
+
+static void test_union_overlapping_not_summed(void **state)
+{
+	struct loss_interval iv[] = {
+		{ .start = 100, .end = 200, .cpu = 0 },
+		{ .start = 150, .end = 250, .cpu = 1 },	/* overlaps: +50, not +100 */
+		{ .start = 300, .end = 310, .cpu = 0 },	/* disjoint: +10 */
+		{ .start = 400, .end = 400, .cpu = 1 },	/* empty */
+		{ .start = 500, .end = 450, .cpu = 1 },	/* out of order: empty */
+		{ .start = 120, .end = 130, .cpu = 1 },	/* inside the first */
+		{ .start = 250, .end = 260, .cpu = 0 },	/* touches (150,250]: +10 */
+	};
+
+	assert_int_equal(loss__union_length(iv, ARRAY_SIZE(iv)), 150 + 10 + 10);
+	assert_int_equal(loss__union_length(iv, 0), 0);
+}
+
+/* ---- the timeline ------------------------------------------------------ */
+
+static void test_timeline_two_cpus(void **state)
+{
+	struct loss_stats ls;
+
+	loss_stats__init(&ls, 1);
+	/* file order; cpu, time, is LOST */
+	loss_stats__add_time(&ls, 0, 100, false);
+	loss_stats__add_time(&ls, 1, 150, false);
+	loss_stats__add_time(&ls, 0, 200, true);	/* (100, 200] */
+	loss_stats__add_time(&ls, 0, 250, false);
+	loss_stats__add_time(&ls, 1, 260, true);	/* (150, 260] */
+	loss_stats__add_time(&ls, 0, 300, true);	/* (250, 300] */
+	loss_stats__add_time(&ls, 1, 1100, false);
+	loss_stats__add_time(&ls, 0, 0, false);		/* no timestamp: ignored */
+	loss_stats__finish(&ls);
+
+	assert_true(ls.have_time);
+	assert_int_equal(ls.first_time, 100);
+	assert_int_equal(ls.last_time, 1100);
+	assert_true(ls.elapsed_valid);
+	assert_int_equal(ls.elapsed_time, 1000);
+	assert_true(ls.lost_time_valid);
+	/* (100,260] u (250,300] = (100,300]; summing would give 310 */
+	assert_int_equal(ls.lost_time, 200);
+	assert_true(ls.lost_time_fraction_valid);
+	assert_true(ls.lost_time_fraction > 0.1999 && ls.lost_time_fraction < 0.2001);
+	assert_int_equal(ls.cpus[0].lost_time, 100 + 50);
+	assert_int_equal(ls.cpus[1].lost_time, 110);
+	loss_stats__exit(&ls);
+}
+
+/*
+ * A LOST record that is the first timestamped record of its CPU: its
+ * interval starts at the first timestamp of the whole file, even when
+ * that timestamp is read later (another CPU's stream).
+ */
+static void test_timeline_first_record_lost(void **state)
+{
+	struct loss_stats ls;
+
+	loss_stats__init(&ls, 1);
+	loss_stats__add_time(&ls, 0, 100, false);
+	loss_stats__add_time(&ls, 1, 120, true);	/* (first, 120] */
+	loss_stats__add_time(&ls, 2, 50, false);	/* first = 50 */
+	loss_stats__add_time(&ls, 1, 130, false);
+	loss_stats__add_time(&ls, 1, 125, true);	/* prev 130 > 125: empty */
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.first_time, 50);
+	assert_int_equal(ls.elapsed_time, 80);
+	assert_int_equal(ls.lost_time, 70);
+	assert_int_equal(ls.cpus[1].lost_time, 70);
+	loss_stats__exit(&ls);
+}
+
+/* Records without a CPU form one stream of their own. */
+static void test_timeline_unknown_cpu(void **state)
+{
+	struct loss_stats ls;
+
+	loss_stats__init(&ls, 1);
+	loss_stats__add_time(&ls, -1, 10, false);
+	loss_stats__add_time(&ls, 3, 15, false);
+	loss_stats__add_time(&ls, -1, 40, true);	/* (10, 40] */
+	loss_stats__add_time(&ls, LOSS_MAX_CPUS + 5, 45, false); /* corrupt cpu: unknown */
+	loss_stats__add_time(&ls, -1, 50, true);	/* (45, 50] */
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.lost_time, 35);
+	assert_int_equal(ls.unknown_cpu.lost_time, 35);
+	assert_true(ls.unknown_cpu.seen);
+	assert_false(ls.cpus[0].seen);
+	assert_true(ls.cpus[3].seen);
+	loss_stats__exit(&ls);
+}
+
+static void test_timeline_no_timestamps(void **state)
+{
+	struct loss_stats ls;
+
+	loss_stats__init(&ls, 1);
+	loss_stats__add_time(&ls, 0, 0, false);
+	loss_stats__add_time(&ls, 0, 0, true);
+	loss_stats__finish(&ls);
+	assert_false(ls.have_time);
+	assert_false(ls.elapsed_valid);
+	assert_false(ls.lost_time_valid);
+	assert_false(ls.lost_time_fraction_valid);
+	assert_int_equal(ls.lost_untimed, 1);
+	loss_stats__exit(&ls);
+
+	/* timestamps but no loss: 0 of elapsed */
+	loss_stats__init(&ls, 1);
+	loss_stats__add_time(&ls, 0, 5, false);
+	loss_stats__add_time(&ls, 0, 9, false);
+	loss_stats__finish(&ls);
+	assert_true(ls.lost_time_valid);
+	assert_int_equal(ls.lost_time, 0);
+	assert_true(ls.lost_time_fraction_valid);
+	assert_true(ls.lost_time_fraction == 0);
+	loss_stats__exit(&ls);
+
+	/* a single timestamp: elapsed 0, no fraction */
+	loss_stats__init(&ls, 1);
+	loss_stats__add_time(&ls, 0, 5, false);
+	loss_stats__finish(&ls);
+	assert_true(ls.elapsed_valid);
+	assert_int_equal(ls.elapsed_time, 0);
+	assert_false(ls.lost_time_fraction_valid);
+	assert_false(ls.loss_fraction_valid);	/* no samples, no loss */
+	loss_stats__exit(&ls);
+}
+
+/* ---- through a perf.data file ----------------------------------------- */
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+static char tmpdir[256];
+
+static char *tpath(const char *name)
+{
+	static char buf[2][512];
+	static int n;
+	char *p = buf[n++ % 2];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static size_t rec_begin(struct strbuf *sb, uint32_t type)
+{
+	struct perf_event_header h = { .type = type };
+	size_t off = sb->len;
+
+	strbuf__add(sb, &h, sizeof(h));
+	return off;
+}
+
+static void rec_end(struct strbuf *sb, size_t off)
+{
+	uint16_t size = sb->len - off;
+
+	memcpy(sb->data + off + 6, &size, 2);
+}
+
+/* The sample_id trailer for ST: tid, time, cpu, identifier. */
+static void trailer(struct strbuf *d, uint64_t time, uint32_t cpu, uint64_t id)
+{
+	strbuf__add_u32(d, 1);
+	strbuf__add_u32(d, 1);
+	strbuf__add_u64(d, time);
+	strbuf__add_u32(d, cpu);
+	strbuf__add_u32(d, 0);
+	strbuf__add_u64(d, id);
+}
+
+static void sample(struct strbuf *d, uint64_t id, uint64_t time, uint32_t cpu)
+{
+	size_t o = rec_begin(d, PERF_RECORD_SAMPLE);
+
+	strbuf__add_u64(d, id);
+	strbuf__add_u64(d, 0x1000);
+	strbuf__add_u32(d, 1);
+	strbuf__add_u32(d, 1);
+	strbuf__add_u64(d, time);
+	strbuf__add_u32(d, cpu);
+	strbuf__add_u32(d, 0);
+	strbuf__add_u64(d, 1);
+	rec_end(d, o);
+}
+
+static void lost(struct strbuf *d, uint64_t n, uint64_t time, uint32_t cpu, uint64_t id)
+{
+	size_t o = rec_begin(d, PERF_RECORD_LOST);
+
+	strbuf__add_u64(d, id);
+	strbuf__add_u64(d, n);
+	trailer(d, time, cpu, id);
+	rec_end(d, o);
+}
+
+static void lost_samples(struct strbuf *d, uint64_t n, uint64_t time, uint32_t cpu,
+			 uint64_t id)
+{
+	size_t o = rec_begin(d, PERF_RECORD_LOST_SAMPLES);
+
+	strbuf__add_u64(d, n);
+	trailer(d, time, cpu, id);
+	rec_end(d, o);
+}
+
+static void simple(struct strbuf *d, uint32_t type, uint64_t time, uint32_t cpu, uint64_t id)
+{
+	size_t o = rec_begin(d, type);
+
+	strbuf__addz(d, 16);	/* THROTTLE: time, id, stream_id... any body will do */
+	trailer(d, time, cpu, id);
+	rec_end(d, o);
+}
+
+/* Two events (ids 1,2 and 3,4), no features; data as given. */
+static void write_file(const char *path, const struct strbuf *data)
+{
+	struct perf_file_header h = { 0 };
+	struct perf_event_attr attr = { 0 };
+	struct strbuf sb;
+	int fd;
+
+	strbuf__init(&sb);
+	strbuf__addz(&sb, sizeof(h));
+	for (uint64_t id = 1; id <= 4; id++)
+		strbuf__add_u64(&sb, id);
+	h.attrs.offset = sb.len;
+	h.attr_size = PERF_ATTR_SIZE_VER7 + 16;
+	attr.size = PERF_ATTR_SIZE_VER7;
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_type = ST;
+	attr.sample_id_all = 1;
+	for (int i = 0; i < 2; i++) {
+		struct perf_file_section ids = { sizeof(h) + 16 * i, 16 };
+
+		attr.config = i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+		strbuf__add(&sb, &attr, sizeof(attr));
+		strbuf__add(&sb, &ids, sizeof(ids));
+	}
+	h.attrs.size = sb.len - h.attrs.offset;
+	h.data.offset = sb.len;
+	h.data.size = data->len;
+	if (data->len)
+		strbuf__add(&sb, data->data, data->len);
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	memcpy(sb.data, &h, sizeof(h));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, sb.data, sb.len), (ssize_t)sb.len);
+	close(fd);
+	strbuf__exit(&sb);
+}
+
+static int add_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	return loss_stats__add_record(priv, r, rec->header);
+}
+
+static void test_file_numbers(void **state)
+{
+	struct strbuf d;
+	struct perf_reader r;
+	struct loss_stats ls;
+	size_t o;
+
+	strbuf__init(&d);
+	/* synthesized COMM: zero trailer, no time, cpu 0: must not count */
+	o = rec_begin(&d, PERF_RECORD_COMM);
+	strbuf__addz(&d, 16);
+	trailer(&d, 0, 0, 0);
+	rec_end(&d, o);
+	sample(&d, 1, 1000, 0);			/* cpu-clock cpu 0 */
+	sample(&d, 2, 1100, 1);			/* cpu-clock cpu 1 */
+	sample(&d, 3, 1200, 0);			/* task-clock cpu 0 */
+	lost(&d, 7, 1500, 0, 1);		/* cpu 0: (1200, 1500] */
+	sample(&d, 1, 1500, 0);
+	lost(&d, 3, 1400, 1, 2);		/* cpu 1: (1100, 1400] */
+	simple(&d, PERF_RECORD_THROTTLE, 1600, 1, 2);
+	simple(&d, PERF_RECORD_UNTHROTTLE, 1700, 1, 2);
+	sample(&d, 4, 3100, 1);			/* task-clock cpu 1 */
+	lost_samples(&d, 2, 2000, 1, 4);	/* timed: a kernel LOST_SAMPLES */
+	o = rec_begin(&d, PERF_RECORD_FINISHED_ROUND);
+	rec_end(&d, o);
+	/* end-of-run counters, as perf >= 6.0 writes them: time 0 */
+	lost_samples(&d, 9, 0, 0, 1);
+	lost_samples(&d, 4, 0, 0, 2);
+	write_file(tpath("loss.data"), &d);
+	strbuf__exit(&d);
+
+	assert_int_equal(perf_reader__open(&r, tpath("loss.data")), 0);
+	loss_stats__init(&ls, r.nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(&r, add_cb, &ls), 0);
+	loss_stats__finish(&ls);
+
+	assert_int_equal(ls.samples, 5);
+	assert_int_equal(ls.event_samples[0], 3);
+	assert_int_equal(ls.event_samples[1], 2);
+	assert_int_equal(ls.lost_records, 2);
+	assert_int_equal(ls.lost_events, 10);
+	assert_int_equal(ls.lost_samples_records, 3);
+	assert_int_equal(ls.lost_samples, 15);
+	assert_int_equal(ls.lost_samples_final, 13);
+	assert_int_equal(ls.event_lost_samples[0], 13);
+	assert_int_equal(ls.event_lost_samples[1], 2);
+	/* 2 timed + max(10 in LOST, 13 in end counters) */
+	assert_int_equal(ls.lost, 15);
+	assert_true(ls.loss_fraction_valid);
+	assert_true(ls.loss_fraction > 0.7499 && ls.loss_fraction < 0.7501); /* 15 / 20 */
+	assert_int_equal(ls.throttle, 1);
+	assert_int_equal(ls.unthrottle, 1);
+	assert_int_equal(ls.first_time, 1000);
+	assert_int_equal(ls.last_time, 3100);
+	assert_int_equal(ls.elapsed_time, 2100);
+	/* (1100,1400] u (1200,1500] = (1100,1500] */
+	assert_int_equal(ls.lost_time, 400);
+	assert_int_equal(ls.cpus[0].samples, 3);
+	assert_int_equal(ls.cpus[0].lost_records, 1);
+	assert_int_equal(ls.cpus[0].lost_events, 7);
+	assert_int_equal(ls.cpus[0].lost_time, 300);
+	assert_int_equal(ls.cpus[1].samples, 2);
+	assert_int_equal(ls.cpus[1].lost_events, 3);
+	assert_int_equal(ls.cpus[1].lost_time, 300);
+	assert_false(ls.unknown_cpu.seen);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
+/* Without end-of-run counters, LOST and timed LOST_SAMPLES add up. */
+static void test_lost_without_counters(void **state)
+{
+	struct loss_stats ls;
+	struct perf_event_header h;
+	struct perf_reader r;
+	struct strbuf d;
+
+	strbuf__init(&d);
+	sample(&d, 1, 100, 0);
+	lost(&d, 30, 200, 0, 1);
+	lost_samples(&d, 5, 250, 0, 1);
+	sample(&d, 1, 300, 0);
+	write_file(tpath("loss2.data"), &d);
+	strbuf__exit(&d);
+	assert_int_equal(perf_reader__open(&r, tpath("loss2.data")), 0);
+	loss_stats__init(&ls, r.nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(&r, add_cb, &ls), 0);
+	/* user records are ignored */
+	h.type = PERF_RECORD_FINISHED_ROUND;
+	h.misc = 0;
+	h.size = 8;
+	assert_int_equal(loss_stats__add_record(&ls, &r, &h), 0);
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.lost, 35);
+	assert_int_equal(ls.lost_samples_final, 0);
+	assert_true(ls.loss_fraction > 35.0 / 37 - 1e-9 && ls.loss_fraction < 35.0 / 37 + 1e-9);
+	assert_int_equal(ls.lost_time, 100);
+	assert_int_equal(ls.elapsed_time, 200);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
+/* ---- the command: exit codes ------------------------------------------ */
+
+static int run_quiet(int argc, char **argv)
+{
+	int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+	int ret;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(null, 1);
+	dup2(null, 2);
+	ret = cmd_loss(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(out, 1);
+	dup2(err, 2);
+	close(out);
+	close(err);
+	close(null);
+	return ret;
+}
+
+static void test_cmd_exit_codes(void **state)
+{
+	struct strbuf d;
+	char *ok = tpath("cmd.data");
+
+	strbuf__init(&d);
+	sample(&d, 1, 100, 0);
+	write_file(ok, &d);
+	strbuf__exit(&d);
+
+	assert_int_equal(run_quiet(2, (char *[]){ "loss", ok, NULL }), 0);
+	assert_int_equal(run_quiet(3, (char *[]){ "loss", "--json", ok, NULL }), 0);
+	assert_int_equal(run_quiet(2, (char *[]){ "loss", "--help", NULL }), 0);
+	assert_int_equal(run_quiet(2, (char *[]){ "loss", tpath("nope.data"), NULL }), 1);
+	assert_int_equal(run_quiet(2, (char *[]){ "loss", "--bogus", NULL }), 2);
+	assert_int_equal(run_quiet(3, (char *[]){ "loss", ok, ok, NULL }), 2);
+}
+
+static int setup_tmp(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_loss.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_union_overlapping_not_summed),
+		cmocka_unit_test(test_timeline_two_cpus),
+		cmocka_unit_test(test_timeline_first_record_lost),
+		cmocka_unit_test(test_timeline_unknown_cpu),
+		cmocka_unit_test(test_timeline_no_timestamps),
+		cmocka_unit_test(test_file_numbers),
+		cmocka_unit_test(test_lost_without_counters),
+		cmocka_unit_test(test_cmd_exit_codes),
+	};
+
+	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}
