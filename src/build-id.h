@@ -13,14 +13,38 @@ struct build_id {
 	size_t size; /* 0: none */
 };
 
-/* From an ELF file's NT_GNU_BUILD_ID note (libelf). 0 or -errno/-ENOENT. */
+/*
+ * From an ELF file's NT_GNU_BUILD_ID note (libelf): program headers
+ * (PT_NOTE) first, then sections (SHT_NOTE) for files without them.
+ * 0, -ENOENT (an ELF file without the note), -ENOEXEC (not ELF) or
+ * -errno of the open.
+ */
 int build_id__from_file(const char *path, struct build_id *bid);
-/* From a raw notes blob such as /sys/kernel/notes. */
+/*
+ * From a raw notes blob such as /sys/kernel/notes (4-byte aligned
+ * Elf_Nhdr entries): the first "GNU" note of type NT_GNU_BUILD_ID.
+ * 0, or -ENOENT when there is none (a truncated blob ends the walk).
+ */
 int build_id__from_notes(const void *notes, size_t size, struct build_id *bid);
 /* The running kernel's, from /sys/kernel/notes. */
 int build_id__kernel(struct build_id *bid);
 /* A loaded module's, from /sys/module/NAME/notes/.note.gnu.build-id. */
 int build_id__module(const char *name, struct build_id *bid);
+/*
+ * build_id__from_file(), remembered per file so that a library mapped
+ * by hundreds of processes is read once. The key is the (dev, ino)
+ * that /proc/PID/maps shows for the mapping (dev = makedev(maj, min)).
+ * The file opened at path is trusted only if its inode number is ino
+ * (a file replaced since it was mapped gives -ESTALE, not a wrong id).
+ * Answers about the file itself (its id, "no note", "not ELF") are
+ * cached; failures to open path are not, since another path (say
+ * through /proc/PID/root) may reach the same file.
+ * With ino == 0 the key comes from stat(path). Not thread-safe.
+ */
+int build_id__cached(const char *path, uint64_t dev, uint64_t ino,
+		     struct build_id *bid);
+/* Frees what build_id__cached() remembered. */
+void build_id__cache_free(void);
 /* Lower-case hex into buf (2*size+1 bytes). */
 char *build_id__hex(const struct build_id *bid, char *buf);
 
