@@ -11,18 +11,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "build-id.h"
 #include "util.h"
 
 struct feature_event {
 	const struct perf_event_attr *attr;
-	const char *name;
+	const char *name;	/* required: perf names the event after it */
 	const uint64_t *ids;
 	int nr_ids;
 };
 
+/* A user-space DSO for the BUILD_ID section (e.g. one that got samples). */
+struct feature_dso {
+	const char *filename;	/* exactly as in its MMAP2 record; "[vdso]" */
+	struct build_id bid;	/* must be right: a wrong id is worse than none */
+};
+
 struct feature_env {
-	int argc;		/* perfcap's own command line, for CMDLINE */
+	/*
+	 * perfcap's own command line as main() got it, for CMDLINE. Written
+	 * as perf does: the executable's real path (/proc/self/exe) in place
+	 * of argv[0], then argv[1..argc-1].
+	 */
+	int argc;
 	char **argv;
+	const char *version;	/* VERSION; NULL: "perfcap" */
 	int nr_events;
 	const struct feature_event *events;
 	uint64_t first_sample_time; /* SAMPLE_TIME; 0 if no samples */
@@ -31,12 +44,16 @@ struct feature_env {
 	const char *const *tp_system;
 	const char *const *tp_event;
 	bool no_buildid;	/* -B: no BUILD_ID section */
+	/* Optional user DSOs for BUILD_ID, after the kernel and modules. */
+	int nr_dsos;
+	const struct feature_dso *dsos;
 };
 
 /*
  * Append the payload of feature feat to sb. Returns 0, -ENOENT when the
- * feature does not apply to this recording (its bit stays clear), or
- * another -errno.
+ * feature does not apply to this recording or this machine, or perfcap
+ * does not write it (its bit stays clear), or another -errno. On any
+ * error sb is left as it was.
  */
 int feature__write(int feat, const struct feature_env *env, struct strbuf *sb);
 
