@@ -18,11 +18,14 @@ struct cpu_map *cpu_map__online(void);
 /* A map holding only -1: "any CPU" for per-thread events. */
 struct cpu_map *cpu_map__dummy(void);
 void cpu_map__delete(struct cpu_map *map);
-/* Is every CPU of sub in super? */
+/* 1 if cpu is in super, else 0 (super may be NULL). */
 int cpu_map__contains(const struct cpu_map *super, int cpu);
-/* Print as a perf CPU list ("0-3,7") into buf; returns length. */
+/*
+ * Print as a perf CPU list ("0-3,7") into buf. Like snprintf: never
+ * writes more than size bytes, returns the length the whole list needs.
+ */
 int cpu_map__snprintf(const struct cpu_map *map, char *buf, int size);
-/* Parse a list file like /sys/devices/system/cpu/online. */
+/* Parse a list file like /sys/devices/system/cpu/online; NULL with errno on error. */
 struct cpu_map *cpu_map__read(const char *path);
 
 #endif

@@ -26,6 +26,7 @@ struct record_opts {
 
 	/* events */
 	const char *events;	/* -e LIST, joined with ',' if given twice; NULL: default */
+	char *events_buf;	/* owns the joined list; record_opts__exit frees it */
 	uint64_t period;	/* -c; 0: not given */
 	uint64_t freq;		/* -F; 0: not given */
 	bool freq_max;		/* -F max */
@@ -41,13 +42,24 @@ struct record_opts {
 	const char *output;	/* -o; default "perf.data" */
 	bool no_buildid_cache;	/* -N */
 	bool no_buildid;	/* -B */
-	int aio;		/* --aio[=n]: 0 off, else buffers per ring */
-	const char *writer;	/* --writer=sync|aio|uring; NULL: from --aio */
+	int aio;		/* --aio[=n]: 0 with the sync writer, else buffers per ring */
+	/*
+	 * --writer=sync|aio|uring. After a successful parse never NULL:
+	 * "aio" when only --aio was given, else "sync"; and aio/uring always
+	 * come with aio >= 1 (OPTS_DEFAULT_AIO unless --aio=n).
+	 */
+	const char *writer;
 	int realtime;		/* -r PRIO: SCHED_FIFO priority, 0 off */
 
 	int quiet;		/* -q */
 	int verbose;		/* -v, repeatable */
-	bool help;		/* -h / --help */
+	bool help;		/* -h / --help: nothing else was checked */
+
+	/*
+	 * Not an error, for the caller to print: perf's -p/-t override -a/-C
+	 * with a warning, and so do we (system_wide and cpu_list are cleared).
+	 */
+	const char *warning;
 };
 
 #define OPTS_DEFAULT_FREQ 4000
@@ -57,11 +69,16 @@ struct record_opts {
 
 /*
  * Parse "perfcap record" arguments (argv[0] is "record"). On a usage
- * error returns -EINVAL with a one-line message in err (no newline).
- * argv is not copied: opts points into it.
+ * error returns -EINVAL with a one-line message in err (no newline) and
+ * opts holds nothing to free. argv is not copied: opts points into it.
+ * opts is overwritten: record_opts__exit() a previous parse first.
+ * Options stop at the first non-option (or "--"): the rest is the
+ * command. -C sets system_wide too (per-CPU recording on those CPUs).
  */
 int record_opts__parse(struct record_opts *opts, int argc, char **argv,
 		       char *err, int errlen);
+/* Frees what a successful parse allocated (the joined -e list). */
+void record_opts__exit(struct record_opts *opts);
 /* The text of "perfcap record --help". */
 const char *record_opts__usage(void);
 
