@@ -82,6 +82,13 @@ static uint64_t now_ns(void)
 
 /* ---- target ---------------------------------------------------------- */
 
+/* The events follow the command perfcap starts (not -a/-C/-p/-t with a timer command). */
+static bool workload_is_target(const struct record *rec)
+{
+	return rec->has_workload && !rec->evlist.system_wide && !rec->opts.pid_list &&
+	       !rec->opts.tid_list;
+}
+
 static int add_thread(struct record *rec, pid_t tid)
 {
 	struct evlist *el = &rec->evlist;
@@ -297,7 +304,7 @@ static int synthesize(struct record *rec)
 		}
 		err = 0;
 	}
-	if (rec->has_workload)
+	if (workload_is_target(rec))
 		synthesize__comm(&s, rec->wl.pid, rec->wl.pid, "perf-exec");
 	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP records\n",
 		 s.nr_comm, s.nr_fork, s.nr_mmap);
@@ -624,6 +631,8 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	verbose = o->quiet ? -1 : o->verbose;
+	if (o->warning)
+		pr_warn("%s\n", o->warning);
 	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
 	rec->argc = argc;
 	rec->argv = argv;
@@ -632,6 +641,7 @@ int cmd_record(int argc, char **argv)
 		o->output = "perf.data";
 	wops = choose_writer(o);
 	if (!wops) {
+		record_opts__exit(o);
 		free(rec);
 		return 2;
 	}
@@ -651,20 +661,25 @@ int cmd_record(int argc, char **argv)
 		goto out_free;
 	}
 
+	/* Bad values on the command line (CPU list, event names) are usage errors. */
 	err = resolve_target(rec);
-	if (err)
+	if (err) {
+		ret = err == -EINVAL ? 2 : 1;
 		goto out_evlist;
+	}
 	err = setup_events(rec);
-	if (err)
+	if (err) {
+		ret = 2;
 		goto out_evlist;
+	}
 	if (rec->has_workload) {
 		err = workload__prepare(&rec->wl, o->argv);
 		if (err)
 			goto out_evlist;
-		if (!rec->evlist.system_wide)
+		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
 			add_thread(rec, rec->wl.pid);
 	}
-	evlist__config(&rec->evlist, o, rec->has_workload);
+	evlist__config(&rec->evlist, o, workload_is_target(rec));
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
 
 	err = evlist__open(&rec->evlist);
@@ -704,7 +719,7 @@ int cmd_record(int argc, char **argv)
 			goto out_file;
 	}
 
-	if (!rec->has_workload || rec->evlist.system_wide)
+	if (!workload_is_target(rec))
 		evlist__enable(&rec->evlist);
 	if (rec->has_workload) {
 		err = workload__start(&rec->wl, o->argv);
@@ -724,18 +739,21 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err)
 		emit_lost_samples(rec);
+	bool ended_by_signal = done_signal != 0;
+
 	if (rec->has_workload && !rec->wl.exited) {
-		if (done_signal)
-			kill(rec->wl.pid, done_signal);
+		/* Interrupted, or the -p/-t targets ended before the timer command. */
+		kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
 		while (!workload__poll(&rec->wl))
 			usleep(1000);
+		ended_by_signal = true;
 	}
 	err = record__finish(rec, err ? err : rec->out.err);
 	print_summary(rec, err);
 	if (err)
 		ret = 1;
 	else
-		ret = rec->has_workload ? workload__exit_code(&rec->wl) : 0;
+		ret = rec->has_workload && !ended_by_signal ? workload__exit_code(&rec->wl) : 0;
 	goto out_writer;
 
 out_file:
@@ -762,6 +780,7 @@ out_evlist:
 	free(rec->targets);
 	free(rec->pass);
 out_free:
+	record_opts__exit(o);
 	free(rec);
 	if (sfd >= 0)
 		close(sfd);
