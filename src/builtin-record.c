@@ -12,8 +12,9 @@
  * buffer and hands the ring back at once; the last chunk of the pass
  * carries a FINISHED_ROUND; then all chunks are submitted to the writer
  * at offsets reserved in order. Between passes the loop sleeps in
- * ppoll() on the rings (the kernel wakes it at a watermark), the writer's
- * completion fd and the signals that end the recording.
+ * poll() on the rings (the kernel wakes it at a watermark) and a signalfd
+ * for the signals that end the recording. Write completions never wake it:
+ * they are reaped without blocking after each pass.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -373,7 +374,7 @@ static bool targets_gone(struct record *rec)
  * Signals that end the recording arrive through a signalfd in the poll
  * set: they are blocked for good, so they are never lost between the
  * checks and the sleep, and a ring that is always ready cannot keep them
- * from being seen (ppoll() does not deliver pending signals when it
+ * from being seen (poll()/ppoll() do not deliver pending signals when they
  * returns with ready fds).
  */
 static bool read_signals(int sfd)
@@ -393,7 +394,7 @@ static bool read_signals(int sfd)
 static int record__loop(struct record *rec, int sfd)
 {
 	struct evlist *el = &rec->evlist;
-	int nfds = el->nr_mmaps + 2, live = el->nr_mmaps;
+	int nfds = el->nr_mmaps + 1, live = el->nr_mmaps;
 	struct pollfd *pfd = xzalloc(nfds * sizeof(*pfd));
 	uint64_t last_sync = 0;
 	int err = 0;
@@ -402,8 +403,6 @@ static int record__loop(struct record *rec, int sfd)
 		pfd[i].fd = el->mmaps[i].fd;
 		pfd[i].events = POLLIN;
 	}
-	pfd[nfds - 2].fd = writer__completion_fd(&rec->writer);
-	pfd[nfds - 2].events = POLLIN;
 	pfd[nfds - 1].fd = sfd;
 	pfd[nfds - 1].events = POLLIN;
 
@@ -428,7 +427,7 @@ static int record__loop(struct record *rec, int sfd)
 			break;
 		if (rec->nr_targets && targets_gone(rec))
 			break;
-		/* Sleep until a ring reaches its watermark, a write completes or a signal comes. */
+		/* Sleep until a ring reaches its watermark or a signal comes. */
 		r = poll(pfd, nfds, POLL_TIMEOUT_MS);
 		if (r < 0 && errno != EINTR) {
 			err = -errno;

@@ -6,9 +6,10 @@
  * Waiting without polling: every request asks for a real-time signal on
  * completion (SIGEV_SIGNAL) carrying the request's address. The signal
  * is blocked in every thread and read from a signalfd, so a completion
- * is one queued signal, and the record loop can poll() on rings and
- * completions together. perf record --aio instead loops on aio_suspend()
- * with a 1 ms timeout, and pays for it in context switches.
+ * is one queued signal, read only when we must wait (back-pressure,
+ * drain): completions never wake the record loop, which reaps them
+ * without blocking after each pass. perf record --aio instead loops on
+ * aio_suspend() with a 1 ms timeout, and pays for it in context switches.
  *
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,
@@ -185,11 +186,6 @@ static int aio_writer_reap(struct writer *w, bool wait)
 	return done;
 }
 
-static int aio_writer_completion_fd(struct writer *w)
-{
-	return ((struct aio_priv *)w->priv)->sfd;
-}
-
 static void aio_writer_exit(struct writer *w)
 {
 	struct aio_priv *p = w->priv;
@@ -214,6 +210,5 @@ const struct writer_ops writer_aio_ops = {
 	.init = aio_writer_init,
 	.submit = aio_writer_submit,
 	.reap = aio_writer_reap,
-	.completion_fd = aio_writer_completion_fd,
 	.exit = aio_writer_exit,
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The io_uring backend (liburing): no user-space thread pool and no
- * signals; completions are read from the completion queue, and an
- * eventfd registered with the ring lets the record loop poll() on them.
+ * signals; completions are read from the completion queue without a
+ * system call, and io_uring_wait_cqe() blocks only under back-pressure.
  * Buffered writes to ext4 are punted to io-wq workers hashed by inode
  * (PERFDATA.md C.4), so this behaves like one background writer per file
  * with batched submission and completion.
@@ -11,7 +11,6 @@
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -19,7 +18,6 @@
 
 struct uring_priv {
 	struct io_uring ring;
-	int efd;
 };
 
 static int uring_init(struct writer *w, int max_inflight)
@@ -37,12 +35,6 @@ static int uring_init(struct writer *w, int max_inflight)
 		       " (io_uring disabled? see /proc/sys/kernel/io_uring_disabled)" : "");
 		free(p);
 		return err;
-	}
-	p->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (p->efd < 0 || io_uring_register_eventfd(&p->ring, p->efd) < 0) {
-		if (p->efd >= 0)
-			close(p->efd);
-		p->efd = -1;
 	}
 	w->priv = p;
 	return 0;
@@ -74,10 +66,7 @@ static int uring_reap(struct writer *w, bool wait)
 	struct uring_priv *p = w->priv;
 	struct io_uring_cqe *cqe;
 	int done = 0, err;
-	uint64_t junk;
 
-	if (p->efd >= 0)
-		(void)!read(p->efd, &junk, sizeof(junk));
 	for (;;) {
 		err = io_uring_peek_cqe(&p->ring, &cqe);
 		if (err == -EAGAIN) {
@@ -101,11 +90,6 @@ static int uring_reap(struct writer *w, bool wait)
 	return done;
 }
 
-static int uring_completion_fd(struct writer *w)
-{
-	return ((struct uring_priv *)w->priv)->efd;
-}
-
 static void uring_exit(struct writer *w)
 {
 	struct uring_priv *p = w->priv;
@@ -113,8 +97,6 @@ static void uring_exit(struct writer *w)
 	if (!p)
 		return;
 	io_uring_queue_exit(&p->ring);
-	if (p->efd >= 0)
-		close(p->efd);
 	free(p);
 	w->priv = NULL;
 }
@@ -124,6 +106,5 @@ const struct writer_ops writer_uring_ops = {
 	.init = uring_init,
 	.submit = uring_submit,
 	.reap = uring_reap,
-	.completion_fd = uring_completion_fd,
 	.exit = uring_exit,
 };

@@ -69,11 +69,6 @@ int writer__drain(struct writer *w)
 	return err;
 }
 
-int writer__completion_fd(struct writer *w)
-{
-	return w->ops->completion_fd ? w->ops->completion_fd(w) : -1;
-}
-
 void writer__io_done(struct writer *w, struct write_req *req, ssize_t res)
 {
 	size_t left = req->len - req->done;

@@ -61,11 +61,6 @@ struct writer_ops {
 	 * finished or -errno.
 	 */
 	int (*reap)(struct writer *w, bool wait);
-	/*
-	 * Optional. A file descriptor that becomes readable when a
-	 * completion is ready, for the record loop's poll(); -1 if none.
-	 */
-	int (*completion_fd)(struct writer *w);
 	/* Optional. Release what init() took; no request is in flight. */
 	void (*exit)(struct writer *w);
 };
@@ -93,7 +88,6 @@ int writer__submit(struct writer *w, struct write_req *req);
 int writer__reap(struct writer *w, bool wait);
 /* Reap until nothing is in flight. Returns 0 or the first -errno seen. */
 int writer__drain(struct writer *w);
-int writer__completion_fd(struct writer *w);
 
 /*
  * For backends: an I/O of req finished with res (bytes or -errno).
