@@ -7,7 +7,7 @@ PKGS="build-essential pkg-config
       libelf-dev libdw-dev libzstd-dev liburing-dev
       libtraceevent-dev libtracefs-dev
       libcmocka-dev bats linux-perf
-      procps util-linux"
+      procps util-linux time python3"
 
 missing=""
 for p in $PKGS; do

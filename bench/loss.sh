@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Loss and cost of perfcap's writers against upstream perf record, on the
+# same workloads, interleaved in one run (this machine is shared and noisy:
+# compare within a run, never across runs).
+#
+#   sudo bench/loss.sh [-r REPS] [-d SECONDS] [-s SCENARIOS] [-w RECORDERS] [-o DIR]
+#
+# Scenarios (-s, comma separated):
+#   dwarf-small  all CPUs saturated (parallel), cpu-clock -F 10000,
+#                --call-graph dwarf,4096, --switch-events, -m 8 (32 KiB rings)
+#   dwarf-large  the same with -m 256 (1 MiB rings)
+#   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
+# Recorders (-w): perfcap-sync perfcap-aio perfcap-aio4 perfcap-uring
+#                 perf perf-aio perf-aio4 perf-threads
+#
+# Each run: the recorder records system-wide (-a) with `-- sleep D+0.6`
+# as its timer; 0.3 s later the workload starts and runs D seconds. The
+# recorder's CPU time and context switches come from GNU time (they are
+# the recorder's and its threads'; its only child is sleep). Samples and
+# loss come from `perfcap loss --json`, bytes from du. Slowdown is the
+# workload's work without a recorder (same rep) over its work with one.
+# Raw rows go to DIR/raw.csv, the table to DIR/table.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPS=3 DUR=3 OUTDIR=bench/out/$(date +%Y%m%d-%H%M%S)
+SCEN=dwarf-small,dwarf-large,tpflood
+RECS=perfcap-sync,perfcap-aio,perfcap-aio4,perfcap-uring,perf,perf-aio,perf-aio4,perf-threads
+while getopts r:d:s:w:o: opt; do
+	case $opt in
+	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; s) SCEN=$OPTARG ;; w) RECS=$OPTARG ;;
+	o) OUTDIR=$OPTARG ;; *) sed -n 2,24p "$0"; exit 2 ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
+PERFCAP=$PWD/perfcap
+PERF=${PERF:-perf}
+W=$PWD/build/workloads
+[ -x "$PERFCAP" ] && [ -x "$W/parallel" ] || make -s
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+mkdir -p "$OUTDIR"
+RAW=$OUTDIR/raw.csv
+echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes" > "$RAW"
+MAXRATE=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+
+scen_opts() {
+	case $1 in
+	dwarf-small) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 8" ;;
+	dwarf-large) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 256" ;;
+	tpflood) echo "-e raw_syscalls:sys_enter,sched:sched_switch -m 64" ;;
+	esac
+}
+scen_workload() {
+	case $1 in
+	tpflood) echo "$W/sysflood -t $DUR" ;;
+	*) echo "$W/parallel -t $DUR" ;;
+	esac
+}
+rec_cmd() {
+	case $1 in
+	perfcap-sync) echo "$PERFCAP record" ;;
+	perfcap-aio) echo "$PERFCAP record --aio" ;;
+	perfcap-aio4) echo "$PERFCAP record --aio=4" ;;
+	perfcap-uring) echo "$PERFCAP record --writer=uring" ;;
+	perf) echo "$PERF record" ;;
+	perf-aio) echo "$PERF record --aio" ;;
+	perf-aio4) echo "$PERF record --aio=4" ;;
+	perf-threads) echo "$PERF record --threads" ;;
+	esac
+}
+
+work_of() { sed -n 's/.* \([0-9][0-9]*\) iterations.*/\1/p' "$1" | tail -n 1; }
+
+IFS=, read -r -a scenarios <<< "$SCEN"
+IFS=, read -r -a recorders <<< "$RECS"
+for rep in $(seq 1 "$REPS"); do
+	for s in "${scenarios[@]}"; do
+		# Baseline: the workload alone.
+		$(scen_workload "$s") > "$OUTDIR/base.txt"
+		base=$(work_of "$OUTDIR/base.txt")
+		# Rotate the order each rep so no recorder always runs first.
+		n=${#recorders[@]}
+		for i in $(seq 0 $((n - 1))); do
+			r=${recorders[$(( (i + rep) % n ))]}
+			out=$OUTDIR/$s-$r-$rep.data
+			rm -rf "$out"
+			echo "$MAXRATE" > /proc/sys/kernel/perf_event_max_sample_rate
+			sync
+			# shellcheck disable=SC2046
+			/usr/bin/time -o "$OUTDIR/time.txt" -f "%U %S %w %c" \
+				$(rec_cmd "$r") -q -a $(scen_opts "$s") -o "$out" \
+				-- sleep "$(awk "BEGIN{print $DUR + 0.6}")" > /dev/null 2> "$OUTDIR/rec.err" &
+			recpid=$!
+			sleep 0.3
+			$(scen_workload "$s") > "$OUTDIR/work.txt"
+			wait $recpid || echo "warning: $r exited $? on $s (see $OUTDIR/rec.err)" >&2
+			work=$(work_of "$OUTDIR/work.txt")
+			read -r u sy vcs ivcs < <(tail -n 1 "$OUTDIR/time.txt")
+			bytes=$(du -sb "$out" | cut -f1)
+			json=$("$PERFCAP" loss --json "$out")
+			python3 - "$s" "$r" "$rep" "$u" "$sy" "$vcs" "$ivcs" "$work" "$base" "$bytes" \
+				>> "$RAW" <<PY
+import json, sys
+s, r, rep, u, sy, vcs, ivcs, work, base, nbytes = sys.argv[1:]
+j = json.loads('''$json''')
+lf = j.get("lost_time_fraction")
+print(",".join(str(x) for x in [s, r, rep, j["samples"], j["lost"], j["loss_fraction"],
+      "" if lf is None else lf, float(u) + float(sy), vcs, ivcs, work, base, nbytes]))
+PY
+			tail -n 1 "$RAW"
+			rm -rf "$out"
+		done
+	done
+done
+echo "$MAXRATE" > /proc/sys/kernel/perf_event_max_sample_rate
+python3 bench/summarize.py "$RAW" | tee "$OUTDIR/table.md"
