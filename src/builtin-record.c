@@ -633,8 +633,9 @@ int cmd_record(int argc, char **argv)
 	if (o->warning)
 		pr_warn("%s\n", o->warning);
 	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
-	rec->argc = argc;
-	rec->argv = argv;
+	/* CMDLINE wants perfcap's whole command line: argv is main's, shifted by one. */
+	rec->argc = argc + 1;
+	rec->argv = argv - 1;
 	rec->has_workload = o->argc > 0;
 	if (!o->output)
 		o->output = "perf.data";

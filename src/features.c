@@ -24,6 +24,7 @@
 #endif
 
 #include "features.h"
+#include "version.h"
 #include "perf-file.h"
 #include "tracing-data.h"
 
@@ -189,7 +190,7 @@ static int write_uname(struct strbuf *sb, int which)
 static int write_version(const struct feature_env *env, struct strbuf *sb)
 {
 	/* Only printed ("# perf version : ..."); no reader parses it. */
-	strbuf__add_perf_string(sb, env->version ? env->version : "perfcap");
+	strbuf__add_perf_string(sb, env->version ? env->version : "perfcap " PERFCAP_VERSION);
 	return 0;
 }
 
@@ -973,6 +974,9 @@ const int perfcap_features[] = {
 	HEADER_CACHE,
 	HEADER_SAMPLE_TIME,
 	HEADER_MEM_TOPOLOGY,
+	HEADER_BPF_PROG_INFO,
+	HEADER_BPF_BTF,
+	HEADER_PMU_CAPS,
 	-1,
 };
 
@@ -1031,6 +1035,17 @@ int feature__write(int feat, const struct feature_env *env, struct strbuf *sb)
 		break;
 	case HEADER_MEM_TOPOLOGY:
 		err = write_mem_topology(sb);
+		break;
+	case HEADER_BPF_PROG_INFO:
+	case HEADER_BPF_BTF:
+	case HEADER_PMU_CAPS:
+		/*
+		 * perf record writes these with a count of 0 when there is
+		 * nothing to say (no BPF programs recorded, no PMU with caps);
+		 * so do we, so that both files list the same features.
+		 */
+		strbuf__add_u32(sb, 0);
+		err = 0;
 		break;
 	default:
 		err = -ENOENT;

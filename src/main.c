@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
-
-#define PERFCAP_VERSION "0.1"
+#include "version.h"
 
 static const char usage[] =
 	"usage: perfcap <command> [options]\n"

@@ -19,6 +19,7 @@
 
 #include "build-id.h"
 #include "features.h"
+#include "version.h"
 #include "perf-file.h"
 
 /* ---- a reader for payloads -------------------------------------------- */
@@ -146,7 +147,7 @@ static void test_version(void **state)
 	assert_string_equal(s, "perfcap 9.9");
 	free(s);
 	s = one_string(HEADER_VERSION, &empty_env);
-	assert_string_equal(s, "perfcap");
+	assert_string_equal(s, "perfcap " PERFCAP_VERSION);
 	free(s);
 }
 
