@@ -639,6 +639,13 @@ int cmd_record(int argc, char **argv)
 	rec->has_workload = o->argc > 0;
 	if (!o->output)
 		o->output = "perf.data";
+	if (!strcmp(o->output, "-")) {
+		fprintf(stderr, "perfcap record: pipe output (-o -) is not supported: "
+			"perfcap writes at reserved file offsets; give a file name\n");
+		record_opts__exit(o);
+		free(rec);
+		return 2;
+	}
 	wops = choose_writer(o);
 	if (!wops) {
 		record_opts__exit(o);

@@ -15,8 +15,8 @@ int output__open(struct output *o, const char *path, struct writer *w)
 	char old[4096];
 	int fd, err;
 
-	if (strcmp(path, "-") && !access(path, F_OK)) {
-		snprintf(old, sizeof(old), "%s.old", path);
+	if (!access(path, F_OK)) {
+		snprintf(old, sizeof(old), "%.4090s.old", path);
 		if (rename(path, old)) {
 			err = -errno;
 			pr_err("cannot rename %s to %s: %s\n", path, old, strerror(-err));
