@@ -15,6 +15,8 @@ int output__open(struct output *o, const char *path, struct writer *w)
 	char old[4096];
 	int fd, err;
 
+	if (!path)
+		return -EINVAL;
 	if (!access(path, F_OK)) {
 		snprintf(old, sizeof(old), "%.4090s.old", path);
 		if (rename(path, old)) {
