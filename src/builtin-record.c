@@ -598,14 +598,16 @@ static int record__finish(struct record *rec, int err)
 
 	build_feature_env(rec, &env, fev, sys, ev);
 	ferr = perf_data__finish(&rec->pd, &env);
-	if (ferr && !err) {
-		pr_err("writing %s failed: %s%s\n", rec->opts.output, strerror(-ferr),
-		       ferr == -ENOSPC ? " (disk full)" : "");
+	if (!err)
 		err = ferr;
-	}
-	if (err && rec->out.err) {
-		pr_err("%s keeps the data up to the last complete write (%.3f MB); "
-		       "perf report reads it\n", rec->opts.output,
+	/* One message for a failed write, whenever it happened. */
+	if (rec->out.err || ferr) {
+		int werr = rec->out.err ? rec->out.err : ferr;
+
+		pr_err("writing %s failed: %s%s; recording stopped.\n", rec->opts.output,
+		       strerror(-werr), werr == -ENOSPC ? " (disk full)" : "");
+		pr_err("%s keeps the data up to the last complete write (%.3f MB of "
+		       "records); perf report reads it\n", rec->opts.output,
 		       (rec->out.durable > rec->pd.data_offset ?
 			rec->out.durable - rec->pd.data_offset : 0) / 1048576.0);
 	}
