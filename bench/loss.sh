@@ -39,7 +39,7 @@ W=$PWD/build/workloads
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 mkdir -p "$OUTDIR"
 RAW=$OUTDIR/raw.csv
-echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes" > "$RAW"
+echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed" > "$RAW"
 MAXRATE=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 
 scen_opts() {
@@ -92,11 +92,20 @@ for rep in $(seq 1 "$REPS"); do
 			recpid=$!
 			sleep 0.3
 			$(scen_workload "$s") > "$OUTDIR/work.txt"
-			wait $recpid || echo "warning: $r exited $? on $s (see $OUTDIR/rec.err)" >&2
+			rc=0
+			wait $recpid || rc=$?
 			work=$(work_of "$OUTDIR/work.txt")
+			if [ $rc != 0 ] || ! json=$("$PERFCAP" loss --json "$out" 2>>"$OUTDIR/rec.err"); then
+				# Keep the failure in the table: a recorder that crashed lost everything.
+				echo "warning: $r exited $rc on $s rep $rep:" >&2
+				tail -n 3 "$OUTDIR/rec.err" >&2
+				cp "$OUTDIR/rec.err" "$OUTDIR/$s-$r-$rep.err"
+				echo "$s,$r,$rep,,,,,,,,$work,$base,,failed" >> "$RAW"
+				rm -rf "$out"
+				continue
+			fi
 			read -r u sy vcs ivcs < <(tail -n 1 "$OUTDIR/time.txt")
 			bytes=$(du -sb "$out" | cut -f1)
-			json=$("$PERFCAP" loss --json "$out")
 			python3 - "$s" "$r" "$rep" "$u" "$sy" "$vcs" "$ivcs" "$work" "$base" "$bytes" \
 				>> "$RAW" <<PY
 import json, sys
@@ -104,7 +113,7 @@ s, r, rep, u, sy, vcs, ivcs, work, base, nbytes = sys.argv[1:]
 j = json.loads('''$json''')
 lf = j.get("lost_time_fraction")
 print(",".join(str(x) for x in [s, r, rep, j["samples"], j["lost"], j["loss_fraction"],
-      "" if lf is None else lf, float(u) + float(sy), vcs, ivcs, work, base, nbytes]))
+      "" if lf is None else lf, float(u) + float(sy), vcs, ivcs, work, base, nbytes, ""]))
 PY
 			tail -n 1 "$RAW"
 			rm -rf "$out"

@@ -38,12 +38,15 @@ def fmt(vals, pct=False, digits=2):
     return f"{m:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
 
 
-print("| scenario | recorder | runs | samples | loss | lost time / elapsed | "
+print("| scenario | recorder | runs (failed) | samples | loss | lost time / elapsed | "
       "recorder CPU s | vol. cs | invol. cs | slowdown | MB written |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
-for (s, rec), rs in sorted(groups.items()):
-    slow = [float(r["base_work"]) / float(r["work"]) if float(r["work"]) else None for r in rs]
-    print(f"| {s} | {rec} | {len(rs)} | {fmt(col(rs, 'samples'), digits=0)} | "
+for (s, rec), all_rs in sorted(groups.items()):
+    rs = [r for r in all_rs if not r.get("failed")]
+    nfail = len(all_rs) - len(rs)
+    slow = [float(r["base_work"]) / float(r["work"]) if r["work"] and float(r["work"]) else None
+            for r in rs]
+    print(f"| {s} | {rec} | {len(all_rs)} ({nfail}) | {fmt(col(rs, 'samples'), digits=0)} | "
           f"{fmt(col(rs, 'loss_fraction'), pct=True)} | "
           f"{fmt(col(rs, 'lost_time_fraction'), pct=True)} | {fmt(col(rs, 'cpu_s'))} | "
           f"{fmt(col(rs, 'vcs'), digits=0)} | {fmt(col(rs, 'ivcs'), digits=0)} | "

@@ -249,39 +249,13 @@ static void print_stats(struct perf_reader *r, const struct dump_stats *st)
 int cmd_dump(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool stats = false, opts_done = false;
+	bool stats = false;
 	struct perf_reader r;
 	int err;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			fputs(dump_usage, stdout);
-			return 0;
-		} else if (!opts_done && (!strcmp(a, "-s") || !strcmp(a, "--stats"))) {
-			stats = true;
-		} else if (!opts_done && (!strcmp(a, "-i") || !strcmp(a, "--input"))) {
-			if (++i == argc || path)
-				goto usage;
-			path = argv[i];
-		} else if (!opts_done && !strncmp(a, "--input=", 8)) {
-			if (path)
-				goto usage;
-			path = a + 8;
-		} else if (!opts_done && !strcmp(a, "--")) {
-			opts_done = true;
-		} else if (!opts_done && a[0] == '-' && a[1]) {
-			fprintf(stderr, "perfcap dump: unknown option '%s'\n", a);
-			goto usage;
-		} else {
-			if (path)
-				goto usage;
-			path = a;
-		}
-	}
-	if (!path)
-		path = "perf.data";
+	err = perf_reader__parse_args(argc, argv, "dump", dump_usage, "-s", "--stats", &stats, &path);
+	if (err)
+		return err > 0 ? 0 : 2;
 
 	if (perf_reader__open(&r, path))
 		return 1;
@@ -306,7 +280,4 @@ int cmd_dump(int argc, char **argv)
 		return 1;
 	}
 	return 0;
-usage:
-	fputs(dump_usage, stderr);
-	return 2;
 }

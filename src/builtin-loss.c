@@ -444,40 +444,14 @@ static int loss_record(struct perf_reader *r, const struct perf_reader_record *r
 int cmd_loss(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool json = false, opts_done = false;
+	bool json = false;
 	struct perf_reader r;
 	struct loss_stats ls;
 	int err;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			fputs(loss_usage, stdout);
-			return 0;
-		} else if (!opts_done && (!strcmp(a, "-j") || !strcmp(a, "--json"))) {
-			json = true;
-		} else if (!opts_done && (!strcmp(a, "-i") || !strcmp(a, "--input"))) {
-			if (++i == argc || path)
-				goto usage;
-			path = argv[i];
-		} else if (!opts_done && !strncmp(a, "--input=", 8)) {
-			if (path)
-				goto usage;
-			path = a + 8;
-		} else if (!opts_done && !strcmp(a, "--")) {
-			opts_done = true;
-		} else if (!opts_done && a[0] == '-' && a[1]) {
-			fprintf(stderr, "perfcap loss: unknown option '%s'\n", a);
-			goto usage;
-		} else {
-			if (path)
-				goto usage;
-			path = a;
-		}
-	}
-	if (!path)
-		path = "perf.data";
+	err = perf_reader__parse_args(argc, argv, "loss", loss_usage, "-j", "--json", &json, &path);
+	if (err)
+		return err > 0 ? 0 : 2;
 
 	if (perf_reader__open(&r, path))
 		return 1;
@@ -500,7 +474,4 @@ out:
 	loss_stats__exit(&ls);
 	perf_reader__close(&r);
 	return err ? 1 : 0;
-usage:
-	fputs(loss_usage, stderr);
-	return 2;
 }

@@ -290,4 +290,14 @@ void loss_stats__finish(struct loss_stats *ls);
 /* Total length of the union of the half-open intervals (start, end]; sorts iv. */
 uint64_t loss__union_length(struct loss_interval *iv, size_t n);
 
+/*
+ * The command line of a command that reads one perf.data: [FLAG] [FILE]
+ * (or -i/--input FILE), -h/--help, "--". flag_short/flag_long name the
+ * command's one boolean option. Returns 0 (path set, default
+ * "perf.data"), 1 (help printed: exit 0) or -EINVAL (usage printed).
+ */
+int perf_reader__parse_args(int argc, char **argv, const char *cmd, const char *usage,
+			    const char *flag_short, const char *flag_long, bool *flag,
+			    const char **path);
+
 #endif
