@@ -13,7 +13,9 @@
 # Recorders (-w): perfcap-sync perfcap-aio perfcap-aio4 perfcap-uring
 #                 perf perf-aio perf-aio4 perf-threads
 #
-# Each run: the recorder records system-wide (-a) with `-- sleep D+0.6`
+# Every recorder runs with -N (no build-id cache: perfcap keeps none, and
+# perf 6.1's cache step aborted with "stack smashing detected" on large
+# dwarf files here). Each run: the recorder records system-wide (-a) with `-- sleep D+0.6`
 # as its timer; 0.3 s later the workload starts and runs D seconds. The
 # recorder's CPU time and context switches come from GNU time (they are
 # the recorder's and its threads'; its only child is sleep). Samples and
@@ -87,7 +89,7 @@ for rep in $(seq 1 "$REPS"); do
 			sync
 			# shellcheck disable=SC2046
 			/usr/bin/time -o "$OUTDIR/time.txt" -f "%U %S %w %c" \
-				$(rec_cmd "$r") -q -a $(scen_opts "$s") -o "$out" \
+				$(rec_cmd "$r") -q -N -a $(scen_opts "$s") -o "$out" \
 				-- sleep "$(awk "BEGIN{print $DUR + 0.6}")" > /dev/null 2> "$OUTDIR/rec.err" &
 			recpid=$!
 			sleep 0.3
