@@ -290,12 +290,27 @@ static int synthesize(struct record *rec)
 		.emit = synth_emit,
 		.priv = &rec->out,
 	};
+	struct evsel *e;
+	bool kernel = false;
 	int err;
 
+	evlist__for_each_evsel(&rec->evlist, e)
+		kernel |= !e->attr.exclude_kernel;
 	err = synthesize__kernel_mmap(&s);
-	if (err)
+	if (err == -EPERM && kernel) {
+		long long kptr = -1, paranoid = -1;
+
+		read_int("/proc/sys/kernel/kptr_restrict", &kptr);
+		read_int("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+		pr_warn("kernel addresses in /proc/kallsyms are hidden from this user "
+			"(kptr_restrict=%lld, perf_event_paranoid=%lld): kernel samples will not "
+			"resolve; run as root, or set kptr_restrict=0 and perf_event_paranoid<=1\n",
+			kptr, paranoid);
+	} else if (err && err != -EPERM) {
 		pr_warn("no kernel map synthesized (%s): kernel symbols will not resolve\n",
 			strerror(-err));
+	}
+	err = 0; /* what follows is worth recording without kernel symbols */
 	synthesize__modules(&s);
 	if (rec->evlist.system_wide) {
 		err = synthesize__all(&s);
@@ -712,7 +727,8 @@ int cmd_record(int argc, char **argv)
 	}
 	err = setup_events(rec);
 	if (err) {
-		ret = 2;
+		/* A bad name is a usage error; tracefs we may not read is not. */
+		ret = err == -EACCES || err == -EPERM ? 1 : 2;
 		goto out_evlist;
 	}
 	if (rec->has_workload) {
@@ -785,11 +801,18 @@ int cmd_record(int argc, char **argv)
 	bool ended_by_signal = done_signal != 0;
 
 	if (rec->has_workload && !rec->wl.exited) {
-		/* Interrupted, or the -p/-t targets ended before the timer command. */
-		kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
+		/*
+		 * Interrupted, or the -p/-t/-a targets ended before the timer
+		 * command: stop it. Otherwise the command is ending by itself
+		 * (its rings hung up before its exit was reaped): wait for it,
+		 * its exit status is ours.
+		 */
+		if (done_signal || !workload_is_target(rec)) {
+			kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
+			ended_by_signal = true;
+		}
 		while (!workload__poll(&rec->wl))
 			usleep(1000);
-		ended_by_signal = true;
 	}
 	err = record__finish(rec, err ? err : rec->out.err);
 	print_summary(rec, err);

@@ -102,6 +102,11 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 		case CALLGRAPH_DWARF:
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 					  PERF_SAMPLE_STACK_USER;
+			/*
+			 * The unwinder reads .eh_frame_hdr, which sits in a
+			 * read-only, non-executable segment: map those too.
+			 */
+			a->mmap_data = 1;
 			a->sample_regs_user = PERF_REGS_MASK_X86_64;
 			a->sample_stack_user = opts->dwarf_stack_size ?
 					       opts->dwarf_stack_size : OPTS_DEFAULT_DWARF_SIZE;
@@ -187,6 +192,28 @@ static void open_error(struct evsel *e, int cpu, pid_t pid, int err)
 	}
 }
 
+/*
+ * perf_event_paranoid 2 lets a user profile only user space: as perf
+ * does, an event that asked for the kernel too is retried without it,
+ * with a warning and ":u" added to its name.
+ */
+static bool fallback_to_user(struct evsel *e, int err)
+{
+	size_t n;
+
+	if ((err != -EACCES && err != -EPERM) || e->attr.exclude_kernel || !geteuid())
+		return false;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	n = strlen(e->name);
+	e->name = xrealloc(e->name, n + 3);
+	if (!strchr(e->name, ':') || e->tracepoint)
+		strcpy(e->name + n, ":u");
+	pr_warn("no permission to sample the kernel (perf_event_paranoid is %d): "
+		"recording '%s' in user space only\n", paranoid(), e->name);
+	return true;
+}
+
 int evlist__open(struct evlist *el)
 {
 	struct evsel *e;
@@ -194,6 +221,7 @@ int evlist__open(struct evlist *el)
 
 	evlist__for_each_evsel(el, e) {
 		evsel__alloc_fds(e, nr_cpus, el->nr_threads);
+retry:
 		for (int c = 0; c < nr_cpus; c++) {
 			for (int t = 0; t < el->nr_threads; t++) {
 				int cpu = el->cpus->cpu[c];
@@ -201,6 +229,8 @@ int evlist__open(struct evlist *el)
 				int fd;
 
 				fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+				if (fd < 0 && c == 0 && t == 0 && fallback_to_user(e, fd))
+					goto retry;
 				if (fd < 0) {
 					open_error(e, cpu, pid, fd);
 					return fd;

@@ -523,16 +523,8 @@ int synthesize__kernel_mmap(struct synth *s)
 	if (err)
 		return err;
 	err = synthesize__kernel_text("/proc/kallsyms", &start, &end);
-	if (err == -EPERM) {
-		long long restrict_level = -1;
-
-		read_int("/proc/sys/kernel/kptr_restrict", &restrict_level);
-		pr_err("kernel addresses in /proc/kallsyms read as 0 "
-		       "(kernel.kptr_restrict=%lld): run as root, or set "
-		       "kernel.kptr_restrict=0, to resolve kernel samples\n",
-		       restrict_level);
-		return err;
-	}
+	if (err == -EPERM)
+		return err; /* addresses hidden from us: the caller knows if that matters */
 	if (err) {
 		pr_err("cannot find _text in /proc/kallsyms: %s\n", strerror(-err));
 		return err;

@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# perfcap record's mistakes and refusals: a clear message that names the
+# problem, exit status 2 for a usage error and 1 for a runtime failure, and no
+# output file left behind.
+
+load helpers
+
+setup() {
+	common_setup
+	MNT=
+	NOBODY_DIR=
+}
+
+teardown() {
+	[ -z "$MNT" ] || umount "$MNT" 2>/dev/null || true
+	[ -z "$NOBODY_DIR" ] || rm -rf "$NOBODY_DIR"
+}
+
+# fails STATUS WORD... -- ARGS...: `perfcap record -o o.data ARGS...` exits
+# STATUS, its message contains every WORD (case-insensitive), and neither
+# o.data nor perf.data exists afterwards.
+fails() {
+	local want=$1 words=() w
+	shift
+	while [ "$1" != -- ]; do words+=("$1"); shift; done
+	shift
+	rm -f o.data perf.data
+	run timeout 3 "$P" record -o o.data "$@"
+	echo "perfcap record -o o.data $*: exit $status"
+	echo "$output"
+	[ "$status" = "$want" ]
+	for w in "${words[@]}"; do
+		grep -qiF -- "$w" <<<"$output" || { echo "message lacks '$w'"; return 1; }
+	done
+	# One clear message, not a cascade.
+	[ "$(grep -c . <<<"$output")" -le 4 ]
+	[ ! -e o.data ]
+	[ ! -e perf.data ]
+	[ ! -e o.data.old ]
+}
+
+# ---- usage errors: 2 ------------------------------------------------------
+
+@test "unknown event: exit 2, names the event" {
+	fails 2 "unknown event" "foo" -- -e foo -- true
+	fails 2 "unknown event" "foo" -- -e cpu-clock,foo -- true
+}
+
+@test "unknown tracepoint: exit 2, names it" {
+	need_root
+	need_tracefs
+	fails 2 "sched:no_such_tracepoint" "not found" -- -e sched:no_such_tracepoint -- true
+}
+
+@test "bad option values: exit 2, name the option and the value" {
+	fails 2 "-F" "abc" -- -F abc -- true
+	fails 2 "-m" "3" "power of two" -- -m 3 -- true
+	fails 2 "-c" "xyz" -- -c xyz -- true
+	fails 2 "--aio" "99" -- --aio=99 -- true
+	fails 2 "--writer" "floppy" -- --writer=floppy -- true
+}
+
+@test "unknown option: exit 2, names it" {
+	fails 2 "--bogus" -- --bogus -- true
+}
+
+@test "CPU out of range: exit 2, names the CPU and the online ones" {
+	fails 2 "CPU 99" "online" -- -C 99 -- true
+}
+
+@test "no target at all: the whole system until SIGINT, as perf record" {
+	need_root
+	rm -f o.data
+	"$P" record -q -o o.data -e cpu-clock &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	# System-wide: samples from more than one task, on every CPU.
+	[ "$(perf script -i o.data -F pid 2>/dev/null | sort -u | wc -l)" -gt 1 ]
+	[ "$(perf script -i o.data -F cpu 2>/dev/null | sort -u | wc -l)" = "$(nproc)" ]
+}
+
+@test "conflicting targets: -p with -t is a usage error" {
+	fails 2 "-p" "-t" -- -p $$ -t $$
+}
+
+# ---- runtime failures: 1 ----------------------------------------------------
+
+@test "command not found: exit 1, names the command" {
+	need_root
+	fails 1 "not found" "no-such-command-perfcap" -- -e cpu-clock -- no-such-command-perfcap
+	fails 1 "/nonexistent/cmd" -- -e cpu-clock -- /nonexistent/cmd
+}
+
+@test "pid that does not exist: exit 1, names the pid" {
+	need_root
+	fails 1 "999999" "does not exist" -- -e cpu-clock -p 999999
+	fails 1 "999999" -- -e cpu-clock -t 999999
+}
+
+@test "output directory missing or read-only: exit 1, names the file and the reason" {
+	need_root
+	rm -f x.data
+	run "$P" record -e cpu-clock -o /nonexistent/dir/x.data -- true
+	echo "$output"
+	[ "$status" = 1 ]
+	grep -qF /nonexistent/dir/x.data <<<"$output"
+	grep -qi "no such file or directory" <<<"$output"
+	[ ! -e /nonexistent ]
+
+	mkdir ro
+	mount -t tmpfs -o ro,size=1M tmpfs ro || skip "cannot mount a read-only tmpfs"
+	MNT=$PWD/ro
+	run "$P" record -e cpu-clock -o ro/x.data -- true
+	echo "$output"
+	[ "$status" = 1 ]
+	grep -qF ro/x.data <<<"$output"
+	grep -qi "read-only file system" <<<"$output"
+	[ -z "$(ls -A ro)" ]
+}
+
+@test "hardware event without a PMU: exit 1, says not supported" {
+	need_root
+	if perf stat -e cycles -x, true 2>&1 | grep -qE '^[0-9]+,'; then
+		skip "this machine has a hardware PMU: cycles is supported"
+	fi
+	fails 1 "cycles" "not supported" -- -e cycles -- true
+	fails 1 "instructions" "not supported" -- -e instructions:u -- true
+}
+
+# ---- privileges ---------------------------------------------------------------
+
+nobody_dir() {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	# A directory nobody may write into, on a path nobody may walk.
+	NOBODY_DIR=$(mktemp -d /tmp/perfcap-nobody.XXXXXX)
+	chmod 1777 "$NOBODY_DIR"
+}
+
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+}
+
+@test "no permission (unprivileged, perf_event_paranoid >= 2, -a): exit 1, names perf_event_paranoid" {
+	nobody_dir
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	[ "$paranoid" -ge 2 ] || skip "perf_event_paranoid is $paranoid: -a is allowed to everyone"
+	run as_nobody "$P" record -a -o "$NOBODY_DIR/x.data" -- true
+	echo "$output"
+	[ "$status" = 1 ]
+	grep -qF perf_event_paranoid <<<"$output"
+	grep -qi "permission" <<<"$output"
+	[ -z "$(ls -A "$NOBODY_DIR")" ]
+}
+
+@test "unprivileged user-space recording of one's own command works, as with perf record" {
+	nobody_dir
+	# perf_event_paranoid 2 allows user-space-only events on one's own
+	# processes: upstream perf records this as nobody.
+	run as_nobody "$P" record -e cpu-clock:u -o "$NOBODY_DIR/u.data" -- "$W/parallel" -j 1 -t 0.3
+	echo "$output"
+	[ "$status" = 0 ]
+	need_perf
+	# -f: the file is nobody's.
+	n=$(perf report -f --stats -i "$NOBODY_DIR/u.data" 2>/dev/null | stat_of_sample)
+	[ "$n" -gt 100 ]
+}
+
+stat_of_sample() { stats_norm | stat_of Aggregated SAMPLE; }
+
+# ---- the command line itself ----------------------------------------------------
+
+@test "perfcap record --help exits 0 and lists the options" {
+	run -0 "$P" record --help
+	grep -qE '^ +-e, --event' <<<"$output"
+	grep -qE -- '--aio\[=<n>\]' <<<"$output"
+	grep -qE -- '--writer' <<<"$output"
+	grep -qE -- '-p, --pid' <<<"$output"
+	grep -qi 'exit status' <<<"$output"
+	run -0 "$P" dump --help
+	grep -qE -- '--stats' <<<"$output"
+	run -0 "$P" loss --help
+	grep -qE -- '--json' <<<"$output"
+	[ ! -e perf.data ]
+}
+
+@test "perfcap with an unknown command or none exits 2 with the usage" {
+	run -2 "$P" frobnicate
+	grep -qF frobnicate <<<"$output"
+	grep -qF 'usage: perfcap' <<<"$output"
+	run -2 "$P"
+	grep -qF 'usage: perfcap' <<<"$output"
+}

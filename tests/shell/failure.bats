@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Failure keeps what was written (DESIGN.md, decision 5): a full disk, an I/O
+# error, short writes and signals with writes in flight. Every case ends with
+# a file that upstream perf reads, up to the last complete write.
+#
+# Faults are injected with PERFCAP_FAULT_INJECT (src/sys.h): KIND@N acts on
+# the Nth data write of any writer backend.
+
+load helpers
+
+setup() {
+	common_setup
+	need_record
+	MNT=
+}
+
+teardown() {
+	[ -z "$MNT" ] || umount "$MNT" 2>/dev/null || true
+}
+
+# The writer options of each backend, and a skip where this build lacks one.
+writer_opts() { # sync|aio|aio4|uring
+	case $1 in
+	sync) echo "" ;;
+	aio) echo "--aio" ;;
+	aio4) echo "--aio=4" ;;
+	uring) echo "--writer=uring" ;;
+	esac
+}
+
+skip_if_no_backend() { # $status/$output of a run
+	# perfcap-record(1): "A build without liburing says so and exits with
+	# status 1"; the message names the build.
+	if [ "$status" != 0 ] && grep -qiE 'this build|not built|without liburing' <<<"$output"; then
+		skip "backend not in this build: $output"
+	fi
+}
+
+# The header's data section lies inside the file, and perf reads it whole:
+# no warning, the records perfcap's reader counts.
+truncated_file_reads() { # FILE
+	local f=$1 off size len
+	perf_ok report --header-only -i "$f"
+	off=$(sed -n 's/^# data offset *: //p' "$PERF_OUT")
+	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
+	len=$(stat -c %s "$f")
+	echo "data offset $off, size $size, file $len bytes"
+	[ "$size" -gt 0 ]
+	[ $((off + size)) -le "$len" ]
+	perf_ok report -i "$f" --stdio
+	perf_ok script -i "$f"
+	[ "$(our_stats "$f")" = "$(perf_stats "$f")" ]
+}
+
+disk_full() { # sync|aio|uring
+	mkdir mnt
+	mount -t tmpfs -o size=1M tmpfs mnt || skip "cannot mount a tmpfs"
+	MNT=$PWD/mnt
+	SECONDS=0
+	run timeout 30 "$P" record $(writer_opts "$1") -a -g -o mnt/f.data -- "$W/parallel" -t 10
+	took=$SECONDS
+	skip_if_no_backend
+	echo "exit $status after ${took}s:"
+	echo "$output"
+	[ "$status" = 1 ]
+	# One clear message says why.
+	[ "$(grep -ciE 'no space left on device|disk full' <<<"$output")" = 1 ]
+	grep -qF mnt/f.data <<<"$output"
+	# Recording stopped at the error; it did not wait for the 10 s workload.
+	[ "$took" -lt 8 ]
+	truncated_file_reads mnt/f.data
+	# Most of the megabyte is samples.
+	[ "$(perf_samples mnt/f.data)" -gt 2000 ]
+}
+
+@test "disk full, sync writer: exit 1, one message, perf reads up to the last complete write" {
+	disk_full sync
+}
+
+@test "disk full, --aio: exit 1, one message, perf reads up to the last complete write" {
+	disk_full aio
+}
+
+@test "disk full, --writer=uring: exit 1, one message, perf reads up to the last complete write" {
+	disk_full uring
+}
+
+eio() { # backend
+	run env PERFCAP_FAULT_INJECT=eio@5 "$P" record $(writer_opts "$1") -a -g -o f.data -- "$W/parallel" -t 1
+	skip_if_no_backend
+	echo "exit $status:"
+	echo "$output"
+	[ "$status" = 1 ]
+	[ "$(grep -ci 'input/output error' <<<"$output")" = 1 ]
+	truncated_file_reads f.data
+	# The synthesized records before the failing write made it.
+	[ "$(perf_stats f.data | stat_of Aggregated COMM)" -gt 0 ]
+}
+
+@test "EIO on the 5th data write, sync writer: exit 1, file readable" {
+	eio sync
+}
+
+@test "EIO on the 5th data write, --aio: exit 1, file readable" {
+	eio aio
+}
+
+@test "EIO on the 5th data write, --writer=uring: exit 1, file readable" {
+	eio uring
+}
+
+short_writes() { # backend
+	run env PERFCAP_FAULT_INJECT=short@3,short@4 "$P" record -v $(writer_opts "$1") -a -g -o f.data -- "$W/parallel" -t 0.5
+	skip_if_no_backend
+	echo "exit $status:"
+	echo "$output"
+	[ "$status" = 0 ]
+	# Both short writes were seen and the rest resubmitted.
+	grep -qE 'writes \(2 short\)' <<<"$output"
+	perf_reads_clean f.data
+	ours=$(our_stats f.data)
+	[ "$ours" = "$(perf_stats f.data)" ]
+	[ "$(perf_dump_counts f.data)" = "$(grep '^Aggregated|' <<<"$ours")" ]
+	[ "$(stat_of Aggregated SAMPLE <<<"$ours")" -gt 1000 ]
+	has_features f.data HOSTNAME CMDLINE EVENT_DESC SAMPLE_TIME BUILD_ID
+}
+
+@test "short writes (3rd and 4th), sync writer: resubmitted, file complete, exit 0" {
+	short_writes sync
+}
+
+@test "short writes (3rd and 4th), --aio: resubmitted, file complete, exit 0" {
+	short_writes aio
+}
+
+@test "short writes (3rd and 4th), --aio=4: resubmitted, file complete, exit 0" {
+	short_writes aio4
+}
+
+@test "short writes (3rd and 4th), --writer=uring: resubmitted, file complete, exit 0" {
+	short_writes uring
+}
+
+@test "SIGINT with writes in flight under --aio=4: exit 0, complete file" {
+	# DWARF stacks make ~30 MB/s: writes are always in flight.
+	"$P" record -q --aio=4 -a --call-graph dwarf,4096 -o f.data -- "$W/parallel" -t 5 &
+	rec=$!
+	sleep 1
+	kill -INT "$rec"
+	rc=0
+	wait "$rec" || rc=$?
+	[ "$rc" = 0 ]
+	has_features f.data HOSTNAME CMDLINE EVENT_DESC SAMPLE_TIME BUILD_ID
+	perf_ok report --stats -i f.data
+	ours=$(our_stats f.data)
+	[ "$ours" = "$(perf_stats f.data)" ]
+	[ "$(stat_of Aggregated SAMPLE <<<"$ours")" -gt 1000 ]
+	perf_ok report --header-only -i f.data
+	off=$(sed -n 's/^# data offset *: //p' "$PERF_OUT")
+	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
+	feat=$(sed -n 's/^# feat offset *: //p' "$PERF_OUT")
+	# Complete: the feature sections follow the data, nothing was cut.
+	[ "$feat" = $((off + size)) ]
+	[ "$(stat -c %s f.data)" -gt "$feat" ]
+}

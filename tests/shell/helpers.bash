@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the end-to-end tests: record for real with perfcap, then ask
+# upstream perf (the oracle) what it sees.
+#
+# Environment (exported by tests/run): PERFCAP, the perfcap binary (absolute
+# path), WORKLOADS, the directory of the built workloads (build/workloads).
+# Every test runs in its own BATS_TEST_TMPDIR, so perf.data lands there.
+
+bats_require_minimum_version 1.5.0
+
+P=${PERFCAP:?PERFCAP must name the perfcap binary}
+W=${WORKLOADS:?WORKLOADS must name the workloads directory}
+
+common_setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	# perf record and perf report keep a build-id cache in ~/.debug; a
+	# HOME of our own keeps other users of perf on this machine out of it.
+	export HOME=$BATS_FILE_TMPDIR/home
+	mkdir -p "$HOME"
+}
+
+# ---- what a test needs ---------------------------------------------------
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
+}
+
+need_perf() {
+	command -v perf >/dev/null || skip "upstream perf is not installed"
+}
+
+# Recording for real and reading back with perf: the usual requirement.
+need_record() {
+	need_root
+	need_perf
+}
+
+need_tracefs() {
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -r "$t/events/sched/sched_switch/id" ] && return 0
+	done
+	skip "no tracefs with sched:sched_switch"
+}
+
+need_python() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+}
+
+# ---- running upstream perf -------------------------------------------------
+
+# Lines perf may print on stderr that are not a problem with the file.
+# `perf report`, `perf script`, `perf report -D/--stats/--header-only` and
+# `perf evlist` print nothing at all to stderr on a clean file (checked on
+# perf record's own output by the "upstream perf" tests), so only blank
+# lines are tolerated.
+PERF_HARMLESS='^[[:space:]]*$'
+
+# What a warning or an error looks like when perf prints it on stdout
+# (--stdio report headers, script output) instead of stderr. Narrow on
+# purpose: stdout also holds symbol and task names (invalidate_*, ...).
+PERF_WARNING_RE='(Warning:|WARNING:|[Ff]ailed to (process|open|read|map)|out of order events|lost [0-9]+ chunks|[Uu]nknown events|data size field is 0|properly terminated|Check IO/CPU overload|non matching)'
+
+# perf_ok ARGS...: run `perf ARGS...`; its stdout is left in $PERF_OUT.
+# Fails the test if perf exits non-zero or prints anything on stderr that is
+# not in PERF_HARMLESS, or a warning-looking line on stdout.
+perf_ok() {
+	PERF_OUT=$BATS_TEST_TMPDIR/perf.out
+	local err=$BATS_TEST_TMPDIR/perf.err rc=0 bad
+	perf "$@" >"$PERF_OUT" 2>"$err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "perf $* exited $rc; stderr:" >&2
+		sed 's/^/  /' "$err" >&2
+		return 1
+	fi
+	bad=$(grep -vE "$PERF_HARMLESS" "$err" || true)
+	if [ -n "$bad" ]; then
+		echo "perf $* printed on stderr:" >&2
+		printf '%s\n' "$bad" | head -20 | sed 's/^/  /' >&2
+		return 1
+	fi
+	# -D and --header-only are dumps of the file; their text is data.
+	case " $* " in
+	*" -D "* | *" --header-only "* | *" --dump-raw-trace "*) return 0 ;;
+	esac
+	bad=$(grep -E "$PERF_WARNING_RE" "$PERF_OUT" | grep -v '^#' | head -5 || true)
+	if [ -n "$bad" ]; then
+		echo "perf $* printed a warning on stdout:" >&2
+		printf '%s\n' "$bad" | sed 's/^/  /' >&2
+		return 1
+	fi
+}
+
+# perf_reads_clean FILE: perf report and perf script read FILE without a
+# warning and see at least one sample.
+perf_reads_clean() {
+	local f=$1 n
+	perf_ok report -i "$f" --stdio || return 1
+	perf_ok script -i "$f" || return 1
+	n=$(wc -l <"$PERF_OUT")
+	if [ "$n" -lt 1 ]; then
+		echo "perf script printed no sample for $f" >&2
+		return 1
+	fi
+}
+
+# ---- numbers from perf and from perfcap ------------------------------------
+
+# Normalize `perf report --stats` text (also `perfcap dump --stats`, which
+# prints the same layout) on stdin into "SECTION|TYPE|COUNT" lines, sorted,
+# without zero counts (perf omits those, perfcap prints LOST and
+# LOST_SAMPLES at 0).
+stats_norm() {
+	awk '
+	/^Aggregated stats:/ { sec = "Aggregated"; next }
+	/ stats:[[:space:]]*$/ { sec = $0; sub(/^[[:space:]]+/, "", sec); sub(/ stats:[[:space:]]*$/, "", sec); next }
+	/ events:/ { if ($3 != 0) print sec "|" $1 "|" $3 }
+	' | sort
+}
+
+perf_stats() { # FILE|DIR
+	perf_ok report --stats -i "$1" || return 1
+	stats_norm <"$PERF_OUT"
+}
+
+our_stats() { # FILE|DIR
+	"$P" dump --stats "$1" | stats_norm
+}
+
+# Count the records of `perf report -D` per type, as "Aggregated|TYPE|N".
+# A record line starts with optional "CPU TIME " columns, then the file
+# offset and the size: "0 0x1a8 [0x30]: PERF_RECORD_COMM: ...".
+perf_dump_counts() { # FILE
+	perf_ok report -D -i "$1" || return 1
+	awk '
+	match($0, /^([0-9]+ )*0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_[A-Z0-9_]+/) {
+		s = substr($0, RSTART, RLENGTH); sub(/.*PERF_RECORD_/, "", s); c[s]++; t++
+	}
+	END { for (k in c) print "Aggregated|" k "|" c[k]; print "Aggregated|TOTAL|" t + 0 }
+	' "$PERF_OUT" | sort
+}
+
+# The value of one "SECTION|TYPE|N" entry (0 when absent).
+stat_of() { # SECTION TYPE < normalized stats
+	awk -F'|' -v s="$1" -v t="$2" '$1 == s && $2 == t { n = $3 } END { print n + 0 }'
+}
+
+# The first entry of `perf report --sort dso,sym`: "PERCENT DSO SYMBOL".
+top_entry() { # FILE [more perf report options]
+	local f=$1
+	shift
+	perf_ok report -i "$f" --stdio --sort dso,sym "$@" || return 1
+	awk '!/^#/ && NF >= 4 { sub(/%$/, "", $1); print $1, $2, $4; exit }' "$PERF_OUT"
+}
+
+# Number of samples perf sees in FILE.
+perf_samples() { # FILE
+	perf_stats "$1" | stat_of Aggregated SAMPLE
+}
+
+# The feature names `perf report --header-only` lists as missing, one a line.
+missing_features() { # FILE
+	perf_ok report --header-only -i "$1" || return 1
+	sed -n 's/^# missing features: //p' "$PERF_OUT" | tr ' ' '\n' | grep -v '^$' | sort
+}
+
+# has_features FILE FEATURE...: perf lists none of them as missing.
+has_features() {
+	local f=$1 m lacking=
+	shift
+	m=$(missing_features "$f") || return 1
+	for x in "$@"; do
+		grep -qx "$x" <<<"$m" && lacking+=" $x"
+	done
+	if [ -n "$lacking" ]; then
+		echo "$f lacks:$lacking" >&2
+		return 1
+	fi
+}
+
+# ---- recording -------------------------------------------------------------
+
+# pc_record ARGS...: perfcap record ARGS...; must exit 0. Its stderr is in
+# $BATS_TEST_TMPDIR/record.err (and shown when the test fails).
+pc_record() {
+	local rc=0
+	"$P" record "$@" >"$BATS_TEST_TMPDIR/record.out" 2>"$BATS_TEST_TMPDIR/record.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "perfcap record $* exited $rc:" >&2
+		sed 's/^/  /' "$BATS_TEST_TMPDIR/record.err" >&2
+		return 1
+	fi
+}
+
+# perf_record ARGS...: upstream `perf record ARGS...`, its output and
+# messages in $BATS_TEST_TMPDIR/perf-record.{out,err}. perf 6.1 sometimes
+# aborts in its build-id pass on a busy machine ("assertion failed at
+# util/build-id.c:1010", "stack smashing detected"): tried three times, then
+# the test is skipped, as perf is the oracle here, not the subject.
+perf_record() {
+	local try rc
+	for try in 1 2 3; do
+		rc=0
+		perf record "$@" >"$BATS_TEST_TMPDIR/perf-record.out" 2>"$BATS_TEST_TMPDIR/perf-record.err" || rc=$?
+		[ "$rc" = 0 ] && return 0
+		echo "perf record $* exited $rc (try $try):" >&2
+		tail -3 "$BATS_TEST_TMPDIR/perf-record.err" >&2
+	done
+	skip "upstream perf record failed $try times"
+}
+
+# Wait (up to $2 seconds, default 5) for a process to exit.
+wait_gone() { # PID [SECONDS]
+	local i
+	for ((i = 0; i < ${2:-5} * 20; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Fail with a message unless A <= B * factor and B <= A * factor.
+within_factor() { # A B FACTOR (e.g. 1.3)
+	awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a > 0 && b > 0 && a <= b * f && b <= a * f) }' || {
+		echo "$1 and $2 differ by more than a factor $3" >&2
+		return 1
+	}
+}
