@@ -2,7 +2,7 @@
 # The main job on a fresh Debian 12 machine: install what is needed, build,
 # record the bundled parallel CPU-bound workload on all CPUs with call
 # graphs, and show what upstream perf report and perfcap loss say about it.
-# Run as root (recording every CPU needs it): sudo scripts/demo.sh
+# Run as root (recording every CPU needs it): scripts/demo.sh
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
