@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cursor.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,40 +26,10 @@
 
 /* ---- a reader for payloads -------------------------------------------- */
 
-struct cur {
-	const char *p;
-	size_t left;
-};
-
 static struct cur cur_of(const struct strbuf *sb)
 {
 	struct cur c = { sb->data, sb->len };
 	return c;
-}
-
-static void take(struct cur *c, void *out, size_t n)
-{
-	assert_true(n <= c->left);
-	if (out)
-		memcpy(out, c->p, n);
-	c->p += n;
-	c->left -= n;
-}
-
-static uint32_t get_u32(struct cur *c)
-{
-	uint32_t v;
-
-	take(c, &v, sizeof(v));
-	return v;
-}
-
-static uint64_t get_u64(struct cur *c)
-{
-	uint64_t v;
-
-	take(c, &v, sizeof(v));
-	return v;
 }
 
 /* A perf_header_string: len padded to 64, NUL inside, zeros after it. */
@@ -78,10 +50,6 @@ static const char *get_str(struct cur *c)
 	return s;
 }
 
-static void at_end(const struct cur *c)
-{
-	assert_int_equal(c->left, 0);
-}
 
 static struct feature_env empty_env;
 

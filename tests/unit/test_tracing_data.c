@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cursor.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,46 +76,6 @@ static void write_or_skip(struct strbuf *sb, int nr, const char *const *sys,
 	assert_int_equal(err, 0);
 }
 
-struct cur {
-	const unsigned char *p;
-	size_t left;
-};
-
-static void take(struct cur *c, void *out, size_t n)
-{
-	assert_true(n <= c->left);
-	if (out)
-		memcpy(out, c->p, n);
-	c->p += n;
-	c->left -= n;
-}
-
-static uint32_t get_u32(struct cur *c)
-{
-	uint32_t v;
-
-	take(c, &v, 4);
-	return v;
-}
-
-static uint64_t get_u64(struct cur *c)
-{
-	uint64_t v;
-
-	take(c, &v, 8);
-	return v;
-}
-
-static const char *get_cstr(struct cur *c)
-{
-	const char *s = (const char *)c->p;
-	size_t n = strnlen(s, c->left);
-
-	assert_true(n < c->left);
-	take(c, NULL, n + 1);
-	return s;
-}
-
 /* A u64-sized file whose text must equal tracefs' name. */
 static void expect_file(struct cur *c, const char *name)
 {
@@ -140,7 +102,7 @@ struct walked {
 static void walk(const struct strbuf *sb, struct walked *w)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	struct cur c = { (const unsigned char *)sb->data, sb->len };
+	struct cur c = { sb->data, sb->len };
 	unsigned char b[2];
 	uint32_t n, i, j;
 	uint64_t size;
