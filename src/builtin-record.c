@@ -289,6 +289,7 @@ static int synthesize(struct record *rec)
 	struct synth s = {
 		.id_hdr_size = evlist__id_hdr_size(&rec->evlist),
 		.mmap_build_id = !rec->opts.no_buildid,
+		.mmap_data = rec->opts.callgraph == CALLGRAPH_DWARF,
 		.emit = synth_emit,
 		.priv = &rec->out,
 	};

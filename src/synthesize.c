@@ -652,6 +652,8 @@ static int emit_user_map(struct synth *s, union rec_buf *rb, pid_t tgid,
 		  (m->perms[1] == 'w' ? PROT_WRITE : 0) |
 		  (m->perms[2] == 'x' ? PROT_EXEC : 0);
 	r->flags = m->perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	if (m->perms[2] != 'x')
+		r->header.misc |= PERF_RECORD_MISC_MMAP_DATA;
 
 	if (!len) {
 		name = "//anon";
@@ -680,7 +682,7 @@ static int emit_user_map(struct synth *s, union rec_buf *rb, pid_t tgid,
 	return err;
 }
 
-/* MMAP2 for the executable maps of a process; -ESRCH if it is gone. */
+/* MMAP2 for the executable (and with mmap_data, file) maps of a process; -ESRCH if gone. */
 static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 {
 	char path[64], *text, *line;
@@ -705,10 +707,11 @@ static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 		struct proc_map m;
 
 		/*
-		 * Data maps only come with perf's -d, which perfcap does not
-		 * have: code is what samples need to be resolved against.
+		 * Code is what samples are resolved against; with mmap_data
+		 * (DWARF call graphs) also the file maps holding unwind tables.
 		 */
-		if (synthesize__parse_maps_line(line, &m) == 0 && m.perms[2] == 'x')
+		if (synthesize__parse_maps_line(line, &m) == 0 &&
+		    (m.perms[2] == 'x' || (s->mmap_data && m.name_len && m.name[0] == '/')))
 			err = emit_user_map(s, rb, tgid, &m);
 		line = eol ? eol + 1 : NULL;
 	}

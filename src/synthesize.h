@@ -40,6 +40,12 @@ struct synth {
 	/* Put build ids (from the ELF notes) into MMAP2 records. */
 	bool mmap_build_id;
 	/*
+	 * Also the file maps that are not executable (misc MMAP_DATA), as
+	 * perf does with --call-graph dwarf: the unwinder reads .eh_frame_hdr
+	 * from a read-only segment of the binary.
+	 */
+	bool mmap_data;
+	/*
 	 * Required: takes one whole record (len % 8 == 0; rec is valid
 	 * only during the call); returns 0 or -errno, which stops the
 	 * synthesis and is returned.

@@ -154,6 +154,28 @@ setup() {
 	[ "$seen" = "$tids" ]
 }
 
+@test "-p PID -- sleep: dwarf chains of a running process reach main (read-only maps synthesized)" {
+	"$W/parallel" -j 2 -t 2 >/dev/null &
+	pid=$!
+	sleep 0.2
+	# With -p, the command is only a timer: it ends the recording.
+	run -0 timeout 10 "$P" record -q --call-graph dwarf -p "$pid" -o pd.data -- sleep 0.6
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	perf_ok script -i pd.data -F pid,ip,sym
+	read -r burn deep others <<<"$(awk -v pid="$pid" 'BEGIN { RS = ""; FS = "\n" }
+		{ split($1, f, " "); if (f[1] + 0 != pid) o++ }
+		$2 ~ / burn$/ {
+			b++
+			if ($0 ~ / work\n/ && ($0 ~ / main\n/ || $0 ~ / main$/ || $0 ~ / thread_main/)) d++
+		}
+		END { print b + 0, d + 0, o + 0 }' "$PERF_OUT")"
+	echo "burn samples: $burn, reaching main/thread_main: $deep, other pids: $others"
+	[ "$others" = 0 ]
+	[ "$burn" -gt 100 ]
+	[ "$deep" -ge $((burn * 8 / 10)) ]
+}
+
 @test "-t TID records only that thread" {
 	"$W/parallel" -j 2 -t 1.2 >/dev/null &
 	pid=$!

@@ -787,6 +787,43 @@ static void test_anon_and_shared_maps(void **state)
 	free(c.buf);
 }
 
+/* With mmap_data (dwarf call graphs), the read-only file maps come too. */
+static void test_data_maps(void **state)
+{
+	struct synth s;
+	struct capture c;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int exec_maps[2] = { 0, 0 }, data_maps[2] = { 0, 0 };
+
+	assert_true(n > 0);
+	exe[n] = 0;
+	for (int with = 0; with < 2; with++) {
+		synth_init(&s, &c, 8, false);
+		s.mmap_data = with;
+		assert_int_equal(synthesize__process(&s, getpid(), getpid()), 0);
+		for_each_rec(&c, h) {
+			struct t_mmap2 *m = (void *)h;
+
+			if (h->type != PERF_RECORD_MMAP2 || strcmp(m->filename, exe))
+				continue;
+			if (m->prot & PROT_EXEC) {
+				assert_false(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+				exec_maps[with]++;
+			} else {
+				assert_true(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+				data_maps[with]++;
+			}
+		}
+		free(c.buf);
+	}
+	assert_int_equal(exec_maps[0], exec_maps[1]);
+	assert_true(exec_maps[0] >= 1);
+	assert_int_equal(data_maps[0], 0);
+	/* the executable's read-only segments (.eh_frame_hdr lives there) */
+	assert_true(data_maps[1] >= 1);
+}
+
 static void test_all(void **state)
 {
 	struct synth s;
@@ -829,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_modules_none_here),
 		cmocka_unit_test(test_maps_parser),
 		cmocka_unit_test(test_anon_and_shared_maps),
+		cmocka_unit_test(test_data_maps),
 		cmocka_unit_test(test_all),
 	};
 
