@@ -11,6 +11,10 @@
  * without blocking after each pass. perf record --aio instead loops on
  * aio_suspend() with a 1 ms timeout, and pays for it in context switches.
  *
+ * Measured against SIGEV_NONE + aio_suspend() without a timeout: that
+ * had 6-13x more involuntary context switches on a saturated machine
+ * (bench/results/2026-11-30-vm2cpu-aio7.md).
+ *
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,
  * so a wait that sees nothing for AIO_RESCAN_MS scans every request.
