@@ -226,3 +226,24 @@ within_factor() { # A B FACTOR (e.g. 1.3)
 		return 1
 	}
 }
+
+# Of the samples in $PERF_OUT (perf script output, one sample per
+# paragraph, leaf first; with PID, from -F pid,ip,sym: the pid on a line of
+# its own first), check that more than 100 are in burn and that at least 80% of
+# those unwind through work up to main or thread_main. With PID, every
+# sample must belong to it.
+dwarf_chains_reach_main() { # [PID]
+	local burn deep others
+	read -r burn deep others <<<"$(awk -v pid="${1:-}" 'BEGIN { RS = ""; FS = "\n" }
+		{ split($1, f, " "); if (pid != "" && f[1] + 0 != pid) o++ }
+		(pid == "" ? $1 : $2) ~ / burn$/ {
+			b++
+			if ($0 ~ / work\n/ && ($0 ~ / main\n/ || $0 ~ / main$/ || $0 ~ / thread_main/)) d++
+		}
+		END { print b + 0, d + 0, o + 0 }' "$PERF_OUT")"
+	echo "burn samples: $burn, reaching work and main/thread_main: $deep, other pids: $others"
+	[ "$others" = 0 ]
+	[ "$burn" -gt 100 ]
+	# perf record's own dwarf recording of this workload unwinds ~100%.
+	[ "$deep" -ge $((burn * 8 / 10)) ]
+}

@@ -122,17 +122,7 @@ setup() {
 @test "--call-graph dwarf: perf unwinds burn's samples up to work and main" {
 	pc_record -o dw.data --call-graph dwarf -- "$W/parallel" -t 0.3
 	perf_ok script -i dw.data -F ip,sym
-	# One sample per paragraph, leaf first.
-	read -r burn deep <<<"$(awk 'BEGIN { RS = ""; FS = "\n" }
-		$1 ~ / burn$/ {
-			b++
-			if ($0 ~ / work\n/ && ($0 ~ / main\n/ || $0 ~ / main$/ || $0 ~ / thread_main/)) d++
-		}
-		END { print b + 0, d + 0 }' "$PERF_OUT")"
-	echo "burn samples: $burn, reaching work and main/thread_main: $deep"
-	[ "$burn" -gt 100 ]
-	# perf record's own dwarf recording of this workload unwinds ~100%.
-	[ "$deep" -ge $((burn * 8 / 10)) ]
+	dwarf_chains_reach_main
 }
 
 # ---- targets ---------------------------------------------------------------
@@ -163,17 +153,7 @@ setup() {
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	perf_ok script -i pd.data -F pid,ip,sym
-	read -r burn deep others <<<"$(awk -v pid="$pid" 'BEGIN { RS = ""; FS = "\n" }
-		{ split($1, f, " "); if (f[1] + 0 != pid) o++ }
-		$2 ~ / burn$/ {
-			b++
-			if ($0 ~ / work\n/ && ($0 ~ / main\n/ || $0 ~ / main$/ || $0 ~ / thread_main/)) d++
-		}
-		END { print b + 0, d + 0, o + 0 }' "$PERF_OUT")"
-	echo "burn samples: $burn, reaching main/thread_main: $deep, other pids: $others"
-	[ "$others" = 0 ]
-	[ "$burn" -gt 100 ]
-	[ "$deep" -ge $((burn * 8 / 10)) ]
+	dwarf_chains_reach_main "$pid"
 }
 
 @test "-t TID records only that thread" {
