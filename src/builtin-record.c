@@ -693,6 +693,19 @@ int cmd_record(int argc, char **argv)
 	rec->has_workload = o->argc > 0;
 	if (!o->output)
 		o->output = "perf.data";
+	{
+		struct stat st;
+
+		/* An existing file becomes FILE.old; a directory is never moved. */
+		if (!stat(o->output, &st) && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "perfcap record: -o %s is a directory (perf record "
+				"--threads output?): remove it or give another file name\n",
+				o->output);
+			record_opts__exit(o);
+			free(rec);
+			return 2;
+		}
+	}
 	if (!strcmp(o->output, "-")) {
 		fprintf(stderr, "perfcap record: pipe output (-o -) is not supported: "
 			"perfcap writes at reserved file offsets; give a file name\n");

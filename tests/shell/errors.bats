@@ -100,6 +100,16 @@ fails() {
 	fails 1 "999999" -- -e cpu-clock -t 999999
 }
 
+@test "-o naming a directory: exit 2, and the directory is neither moved nor touched" {
+	mkdir -p outdir/keep
+	run "$P" record -e cpu-clock -o outdir -- true
+	echo "$output"
+	[ "$status" = 2 ]
+	grep -qi "is a directory" <<<"$output"
+	[ -d outdir/keep ]
+	[ ! -e outdir.old ]
+}
+
 @test "output directory missing or read-only: exit 1, names the file and the reason" {
 	need_root
 	rm -f x.data
