@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -650,6 +651,21 @@ static int setup_realtime(int prio)
 	return 0;
 }
 
+/*
+ * One fd per event x CPU x thread: -p on a process with many threads, on
+ * a machine with hundreds of CPUs, needs far more than the usual 1024.
+ * Like perf, use all the hard limit allows.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static const struct writer_ops *choose_writer(const struct record_opts *o)
 {
 	const char *name = o->writer ? o->writer : o->aio ? "aio" : "sync";
@@ -736,6 +752,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/* Bad values on the command line (CPU list, event names) are usage errors. */
+	raise_fd_limit();
 	err = resolve_target(rec);
 	if (err) {
 		ret = err == -EINVAL ? 2 : 1;

@@ -100,6 +100,17 @@ fails() {
 	fails 1 "999999" -- -e cpu-clock -t 999999
 }
 
+@test "a low soft fd limit is raised to the hard limit, as perf does" {
+	need_root
+	# 6 events x every CPU, plus what the process already has open.
+	run bash -c "ulimit -S -n \$(( 6 * $(nproc) + 2 )); '$P' record -q -a -o fd.data \
+		-e cpu-clock,cs,faults,task-clock,migrations,minor-faults -- true"
+	echo "$output"
+	[ "$status" = 0 ]
+	perf_ok report --header-only -i fd.data
+	grep -q "name = minor-faults" "$PERF_OUT"
+}
+
 @test "-o naming a directory: exit 2, and the directory is neither moved nor touched" {
 	mkdir -p outdir/keep
 	run "$P" record -e cpu-clock -o outdir -- true
