@@ -20,6 +20,8 @@
 #include "reader.h"
 #include "util.h"
 
+#include "record-builder.h"
+
 /* ---- the union of intervals ------------------------------------------ */
 
 static void test_union_overlapping_not_summed(void **state)
@@ -168,21 +170,6 @@ static char *tpath(const char *name)
 	return p;
 }
 
-static size_t rec_begin(struct strbuf *sb, uint32_t type)
-{
-	struct perf_event_header h = { .type = type };
-	size_t off = sb->len;
-
-	strbuf__add(sb, &h, sizeof(h));
-	return off;
-}
-
-static void rec_end(struct strbuf *sb, size_t off)
-{
-	uint16_t size = sb->len - off;
-
-	memcpy(sb->data + off + 6, &size, 2);
-}
 
 /* The sample_id trailer for ST: tid, time, cpu, identifier. */
 static void trailer(struct strbuf *d, uint64_t time, uint32_t cpu, uint64_t id)
@@ -197,7 +184,7 @@ static void trailer(struct strbuf *d, uint64_t time, uint32_t cpu, uint64_t id)
 
 static void sample(struct strbuf *d, uint64_t id, uint64_t time, uint32_t cpu)
 {
-	size_t o = rec_begin(d, PERF_RECORD_SAMPLE);
+	size_t o = rec_begin(d, PERF_RECORD_SAMPLE, 0);
 
 	strbuf__add_u64(d, id);
 	strbuf__add_u64(d, 0x1000);
@@ -212,7 +199,7 @@ static void sample(struct strbuf *d, uint64_t id, uint64_t time, uint32_t cpu)
 
 static void lost(struct strbuf *d, uint64_t n, uint64_t time, uint32_t cpu, uint64_t id)
 {
-	size_t o = rec_begin(d, PERF_RECORD_LOST);
+	size_t o = rec_begin(d, PERF_RECORD_LOST, 0);
 
 	strbuf__add_u64(d, id);
 	strbuf__add_u64(d, n);
@@ -223,7 +210,7 @@ static void lost(struct strbuf *d, uint64_t n, uint64_t time, uint32_t cpu, uint
 static void lost_samples(struct strbuf *d, uint64_t n, uint64_t time, uint32_t cpu,
 			 uint64_t id)
 {
-	size_t o = rec_begin(d, PERF_RECORD_LOST_SAMPLES);
+	size_t o = rec_begin(d, PERF_RECORD_LOST_SAMPLES, 0);
 
 	strbuf__add_u64(d, n);
 	trailer(d, time, cpu, id);
@@ -232,7 +219,7 @@ static void lost_samples(struct strbuf *d, uint64_t n, uint64_t time, uint32_t c
 
 static void simple(struct strbuf *d, uint32_t type, uint64_t time, uint32_t cpu, uint64_t id)
 {
-	size_t o = rec_begin(d, type);
+	size_t o = rec_begin(d, type, 0);
 
 	strbuf__addz(d, 16);	/* THROTTLE: time, id, stream_id... any body will do */
 	trailer(d, time, cpu, id);
@@ -293,7 +280,7 @@ static void test_file_numbers(void **state)
 
 	strbuf__init(&d);
 	/* synthesized COMM: zero trailer, no time, cpu 0: must not count */
-	o = rec_begin(&d, PERF_RECORD_COMM);
+	o = rec_begin(&d, PERF_RECORD_COMM, 0);
 	strbuf__addz(&d, 16);
 	trailer(&d, 0, 0, 0);
 	rec_end(&d, o);
@@ -307,7 +294,7 @@ static void test_file_numbers(void **state)
 	simple(&d, PERF_RECORD_UNTHROTTLE, 1700, 1, 2);
 	sample(&d, 4, 3100, 1);			/* task-clock cpu 1 */
 	lost_samples(&d, 2, 2000, 1, 4);	/* timed: a kernel LOST_SAMPLES */
-	o = rec_begin(&d, PERF_RECORD_FINISHED_ROUND);
+	o = rec_begin(&d, PERF_RECORD_FINISHED_ROUND, 0);
 	rec_end(&d, o);
 	/* end-of-run counters, as perf >= 6.0 writes them: time 0 */
 	lost_samples(&d, 9, 0, 0, 1);

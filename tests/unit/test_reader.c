@@ -20,6 +20,8 @@
 #include "reader.h"
 #include "util.h"
 
+#include "record-builder.h"
+
 /* ---- a perf.data builder ------------------------------------------------ */
 
 struct tattr {
@@ -157,22 +159,6 @@ static void tfile_exit(struct tfile *f)
 	strbuf__exit(&f->data);
 }
 
-/* Records: begin returns the start offset, end patches the size. */
-static size_t rec_begin(struct strbuf *sb, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = 0 };
-	size_t off = sb->len;
-
-	strbuf__add(sb, &h, sizeof(h));
-	return off;
-}
-
-static void rec_end(struct strbuf *sb, size_t off)
-{
-	uint16_t size = sb->len - off;
-
-	memcpy(sb->data + off + 6, &size, 2);
-}
 
 static void add_u32x2(struct strbuf *sb, uint32_t a, uint32_t b)
 {
