@@ -49,6 +49,7 @@
 
 #define DEFAULT_MMAP_PAGES 128		/* 512 KiB with 4 KiB pages, as perf */
 #define POLL_TIMEOUT_MS 100
+/* How often the header's data size is updated and slow checks are made. */
 #define HEADER_SYNC_NS (100 * 1000000ULL)
 /*
  * A ring that gained a quarter of its size between two passes fills
@@ -431,7 +432,8 @@ static int record__loop(struct record *rec, int sfd)
 	struct evlist *el = &rec->evlist;
 	int nfds = el->nr_mmaps + 1, live = el->nr_mmaps;
 	struct pollfd *pfd = xzalloc(nfds * sizeof(*pfd));
-	uint64_t last_sync = 0;
+	uint64_t last_tick = 0;
+	bool chld = false;
 	int err = 0;
 
 	for (int i = 0; i < el->nr_mmaps; i++) {
@@ -443,6 +445,7 @@ static int record__loop(struct record *rec, int sfd)
 
 	while (!done_signal) {
 		ssize_t n = record__pass(rec);
+		bool tick;
 		uint64_t t;
 		int r;
 
@@ -453,18 +456,25 @@ static int record__loop(struct record *rec, int sfd)
 		err = output__reap(&rec->out, false);
 		if (err)
 			break;
+		/*
+		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
+		 * or when a signal says so, not on every pass of a busy loop.
+		 */
 		t = now_ns();
-		if (t - last_sync >= HEADER_SYNC_NS) {
+		tick = t - last_tick >= HEADER_SYNC_NS;
+		if (tick) {
 			output__sync_header_size(&rec->out);
-			last_sync = t;
+			last_tick = t;
 		}
-		if (rec->has_workload && workload__poll(&rec->wl))
+		if (rec->has_workload && (chld || tick) && workload__poll(&rec->wl))
 			break;
-		if (rec->nr_targets && targets_gone(rec))
+		chld = false;
+		if (rec->nr_targets && tick && targets_gone(rec))
 			break;
 		if (rec->fast_rings) {
 			rec->spins++;
-			read_signals(sfd);
+			if (tick)
+				chld = read_signals(sfd);
 			continue;
 		}
 		/* Sleep until a ring reaches its watermark or a signal comes. */
@@ -477,7 +487,7 @@ static int record__loop(struct record *rec, int sfd)
 			continue;
 		rec->wakeups++;
 		if (pfd[nfds - 1].revents)
-			read_signals(sfd);
+			chld = read_signals(sfd);
 		for (int i = 0; i < el->nr_mmaps; i++) {
 			/* The events' tasks are gone: drain, but stop polling it. */
 			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR))) {
