@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "evsel.h"
+#include "perf-file.h"
 #include "util.h"
 
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
@@ -52,20 +53,5 @@ void evsel__delete(struct evsel *e)
 
 size_t evsel__id_hdr_size(const struct evsel *e)
 {
-	uint64_t t = e->attr.sample_type;
-	size_t size = 0;
-
-	if (t & PERF_SAMPLE_TID)
-		size += 8;
-	if (t & PERF_SAMPLE_TIME)
-		size += 8;
-	if (t & PERF_SAMPLE_ID)
-		size += 8;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		size += 8;
-	if (t & PERF_SAMPLE_CPU)
-		size += 8;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		size += 8;
-	return size;
+	return perf_sample_id_size(e->attr.sample_type);
 }

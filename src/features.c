@@ -24,6 +24,7 @@
 #endif
 
 #include "features.h"
+#include "synthesize.h"
 #include "version.h"
 #include "perf-file.h"
 #include "tracing-data.h"
@@ -580,104 +581,40 @@ static void add_build_id(struct strbuf *sb, uint16_t cpumode,
 
 /*
  * A module's entry must name the same dso as its kernel MMAP record, or
- * perf attaches the id to a dso that gets no samples. synthesize.c names
- * a module by the .ko file (optionally .xz/.gz/.zst) under
- * /lib/modules/RELEASE whose base name matches, '-' read as '_', the
- * smallest path winning; "[name]" when there is none. Same rule here.
+ * perf attaches the id to a dso that gets no samples: both take the name
+ * from modpaths (synthesize.h), "[name]" when there is no file.
  */
-struct module_file {
-	char name[256];		/* as /proc/modules spells it */
-	struct build_id bid;
-	char path[4096];	/* "" until a file is found */
-};
-
-/* The module name a file under /lib/modules stands for, or false. */
-static bool ko_name(const char *base, char *name, size_t size)
-{
-	const char *ko = strstr(base, ".ko");
-	size_t i, n;
-
-	if (!ko || (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".gz") &&
-		    strcmp(ko + 3, ".zst")))
-		return false;
-	n = ko - base;
-	if (n >= size)
-		return false;
-	for (i = 0; i < n; i++)
-		name[i] = base[i] == '-' ? '_' : base[i];
-	name[n] = 0;
-	return true;
-}
-
-static void find_module_files(const char *dir, int depth, struct module_file *mods, int nr)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[4096], name[256];
-		unsigned char type = de->d_type;
-		int i;
-
-		if (de->d_name[0] == '.' ||
-		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
-			continue;
-		if (type == DT_UNKNOWN) {
-			struct stat st;
-
-			if (lstat(path, &st))
-				continue;
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
-		}
-		/* symlinks (build/, source/) lead into kernel trees: skip */
-		if (type == DT_DIR && depth < 8) {
-			find_module_files(path, depth + 1, mods, nr);
-			continue;
-		}
-		if (type != DT_REG || !ko_name(de->d_name, name, sizeof(name)))
-			continue;
-		for (i = 0; i < nr; i++)
-			if (!strcmp(mods[i].name, name) &&
-			    (!mods[i].path[0] || strcmp(path, mods[i].path) < 0))
-				snprintf(mods[i].path, sizeof(mods[i].path), "%s", path);
-	}
-	closedir(d);
-}
-
 static void add_module_build_ids(struct strbuf *sb)
 {
-	char *text = NULL, *line, *save = NULL, dir[512];
-	struct module_file *mods = NULL;
-	struct utsname uts;
-	int nr = 0, i;
+	char *text = NULL, *line, *save = NULL;
+	struct modpaths paths;
+	bool have_paths = false;
 
 	if (read_file("/proc/modules", &text) < 0)
 		return; /* no module support: nothing to add */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct module_file *m;
+		char name[256], bracketed[260];
+		struct build_id bid;
+		const char *path;
 
-		mods = xrealloc(mods, (nr + 1) * sizeof(*mods));
-		m = &mods[nr];
-		memset(m, 0, sizeof(*m));
-		if (sscanf(line, "%255s", m->name) != 1)
+		if (sscanf(line, "%255s", name) != 1)
 			continue;
-		if (build_id__module(m->name, &m->bid) || !m->bid.size)
+		if (build_id__module(name, &bid) || !bid.size)
 			continue; /* no id: leave it out rather than guess */
-		nr++;
+		if (!have_paths) {
+			modpaths__init(&paths);
+			have_paths = true;
+		}
+		path = modpaths__find(&paths, name);
+		if (!path) {
+			snprintf(bracketed, sizeof(bracketed), "[%s]", name);
+			path = bracketed;
+		}
+		add_build_id(sb, PERF_RECORD_MISC_KERNEL, &bid, path);
 	}
+	if (have_paths)
+		modpaths__exit(&paths);
 	free(text);
-	if (nr && !uname(&uts)) {
-		snprintf(dir, sizeof(dir), "/lib/modules/%s", uts.release);
-		find_module_files(dir, 0, mods, nr);
-	}
-	for (i = 0; i < nr; i++) {
-		if (!mods[i].path[0])
-			snprintf(mods[i].path, sizeof(mods[i].path), "[%s]", mods[i].name);
-		add_build_id(sb, PERF_RECORD_MISC_KERNEL, &mods[i].bid, mods[i].path);
-	}
-	free(mods);
 }
 
 static int write_build_id(const struct feature_env *env, struct strbuf *sb)

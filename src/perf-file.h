@@ -8,6 +8,7 @@
 #define PERFCAP_PERF_FILE_H
 
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
@@ -117,5 +118,13 @@ struct perf_build_id_entry {
 #define BUILD_ID_ENTRY_SIZE_BYTE 20
 
 #define NAME_ALIGN 64
+
+/* Size of the sample_id trailer (attr.sample_id_all) for a sample_type. */
+static inline size_t perf_sample_id_size(uint64_t st)
+{
+	return 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+		    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+}
 
 #endif

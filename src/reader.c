@@ -180,15 +180,7 @@ char *perf_reader__sample_type_str(uint64_t sample_type, char *buf, size_t size)
 
 size_t perf_reader__id_hdr_size(uint64_t st)
 {
-	size_t n = 0;
-
-	n += !!(st & PERF_SAMPLE_TID);
-	n += !!(st & PERF_SAMPLE_TIME);
-	n += !!(st & PERF_SAMPLE_ID);
-	n += !!(st & PERF_SAMPLE_STREAM_ID);
-	n += !!(st & PERF_SAMPLE_CPU);
-	n += !!(st & PERF_SAMPLE_IDENTIFIER);
-	return n * sizeof(uint64_t);
+	return perf_sample_id_size(st);
 }
 
 /* u64 index of the id in a sample, or -1 (perf's id_pos). */

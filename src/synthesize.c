@@ -309,17 +309,6 @@ int synthesize__parse_modules(const char *text,
 	return nr;
 }
 
-/* Module name -> path of its .ko under /lib/modules/$(uname -r). */
-struct modpath {
-	char *name; /* '-' folded to '_', as /proc/modules spells it */
-	char *path;
-};
-
-struct modpaths {
-	struct modpath *v;
-	size_t nr, cap;
-};
-
 static void modpaths__add(struct modpaths *mp, const char *path)
 {
 	const char *base = strrchr(path, '/') + 1;
@@ -385,7 +374,7 @@ static int modpath__cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-static void modpaths__init(struct modpaths *mp)
+void modpaths__init(struct modpaths *mp)
 {
 	struct utsname uts;
 	char dir[PATH_MAX];
@@ -399,7 +388,7 @@ static void modpaths__init(struct modpaths *mp)
 		qsort(mp->v, mp->nr, sizeof(*mp->v), modpath__cmp);
 }
 
-static const char *modpaths__find(const struct modpaths *mp, const char *name)
+const char *modpaths__find(const struct modpaths *mp, const char *name)
 {
 	size_t lo = 0, hi = mp->nr;
 
@@ -415,7 +404,7 @@ static const char *modpaths__find(const struct modpaths *mp, const char *name)
 	return lo < mp->nr && !strcmp(mp->v[lo].name, name) ? mp->v[lo].path : NULL;
 }
 
-static void modpaths__exit(struct modpaths *mp)
+void modpaths__exit(struct modpaths *mp)
 {
 	size_t i;
 

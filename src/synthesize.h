@@ -116,4 +116,25 @@ int synthesize__parse_maps_line(const char *line, struct proc_map *m);
 int synthesize__kernel_text(const char *kallsyms, uint64_t *start,
 			    uint64_t *end);
 
+/*
+ * Module name -> its file: the .ko (optionally .xz/.gz/.zst) under
+ * /lib/modules/RELEASE whose base name matches, '-' read as '_', the
+ * smallest path winning. The module's MMAP record and its BUILD_ID entry
+ * must name the same file, so both use this.
+ */
+struct modpath {
+	char *name; /* '-' folded to '_', as /proc/modules spells it */
+	char *path;
+};
+
+struct modpaths {
+	struct modpath *v;
+	size_t nr, cap;
+};
+
+void modpaths__init(struct modpaths *mp);
+/* NULL when the module has no file there (then perf names it "[name]"). */
+const char *modpaths__find(const struct modpaths *mp, const char *name);
+void modpaths__exit(struct modpaths *mp);
+
 #endif
