@@ -9,9 +9,11 @@
  *   final header.
  *
  * The loop: one pass copies every ring that has data into a data
- * buffer and hands the ring back at once; the last chunk of the pass
- * carries a FINISHED_ROUND; then all chunks are submitted to the writer
- * at offsets reserved in order. Between passes the loop sleeps in
+ * buffer and hands the ring back at once; then all chunks are submitted
+ * to the writer at offsets reserved in order, the last one carrying a
+ * FINISHED_ROUND. A ring whose buffers are all in flight and that is
+ * less than half full is put off to a later pass instead of waited for
+ * (that pass closes no round). Between passes the loop sleeps in
  * poll() on the rings (the kernel wakes it at a watermark) and a signalfd
  * for the signals that end the recording. Write completions never wake it:
  * they are reaped without blocking after each pass.
@@ -79,7 +81,7 @@ struct record {
 	pid_t *targets;		/* -p/-t: stop when all are gone */
 	int nr_targets;
 	struct record_stats stats;
-	struct mmap_buf **pass;	/* chunks of the current pass */
+	struct mmap_pass pass;	/* chunks of the current pass */
 	uint64_t nr_rounds;
 	uint64_t wakeups;
 	uint64_t spins;		/* passes that went on without sleeping */
@@ -349,53 +351,28 @@ static int synthesize(struct record *rec)
 /* ---- the loop ---------------------------------------------------------- */
 
 /*
- * One pass: copy every ring with data, then submit the chunks in order,
- * the last one carrying the FINISHED_ROUND that closes the round.
- * Returns the bytes moved or -errno.
+ * One pass over the rings (mmap__pass_copy/submit). Returns the bytes
+ * moved or -errno.
  */
-static ssize_t record__pass(struct record *rec)
+static ssize_t record__pass(struct record *rec, bool final)
 {
 	struct evlist *el = &rec->evlist;
-	int nr = 0, err = 0;
-	ssize_t total = 0;
+	struct mmap_pass *p = &rec->pass;
+	ssize_t n = mmap__pass_copy(el->mmaps, el->nr_mmaps, p, final);
+	int err;
 
 	rec->fast_rings = 0;
-	for (int i = 0; i < el->nr_mmaps; i++) {
-		struct mmap_buf *b = NULL;
-		ssize_t n = mmap__copy(&el->mmaps[i], &b);
+	for (int i = 0; i < p->nr; i++) {
+		struct mmap_buf *b = p->bufs[i];
 
-		if (n < 0) {
-			err = n;
-			break;
-		}
-		if (!n)
-			continue;
 		record_stats__observe(&rec->stats, b->data, b->len);
-		rec->pass[nr++] = b;
-		total += n;
 		/* A ring that filled this much since the last pass is fast. */
-		if ((uint64_t)n * FAST_RING_DIV >= el->mmaps[i].size)
+		if ((uint64_t)b->len * FAST_RING_DIV >= b->map->size)
 			rec->fast_rings++;
 	}
-	if (nr) {
-		struct mmap_buf *last = rec->pass[nr - 1];
-		struct perf_event_header round = {
-			.type = PERF_RECORD_FINISHED_ROUND,
-			.size = sizeof(round),
-		};
-
-		/* Every buffer has room for it past the ring's size. */
-		memcpy(last->data + last->len, &round, sizeof(round));
-		last->len += sizeof(round);
-		rec->nr_rounds++;
-	}
-	for (int i = 0; i < nr; i++) {
-		int serr = mmap__submit(rec->pass[i]->map, rec->pass[i]);
-
-		if (serr && !err)
-			err = serr;
-	}
-	return err ? err : total;
+	err = mmap__pass_submit(p);
+	rec->nr_rounds += p->round;
+	return n < 0 ? n : err ? err : n;
 }
 
 static bool targets_gone(struct record *rec)
@@ -444,7 +421,7 @@ static int record__loop(struct record *rec, int sfd)
 	pfd[nfds - 1].events = POLLIN;
 
 	while (!done_signal) {
-		ssize_t n = record__pass(rec);
+		ssize_t n = record__pass(rec, false);
 		bool tick;
 		uint64_t t;
 		int r;
@@ -571,16 +548,19 @@ static void print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
-		uint64_t copies = 0, waits = 0;
+		uint64_t copies = 0, waits = 0, defers = 0;
 
 		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
 			copies += rec->evlist.mmaps[i].nr_copies;
 			waits += rec->evlist.mmaps[i].nr_waits;
+			defers += rec->evlist.mmaps[i].nr_defers;
 		}
 		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu waits "
-			"for a free buffer, %lu writes (%lu short), %llu passes without sleep ]\n",
+			"for a free buffer, %llu rings put off, %lu writes (%lu short), "
+			"%llu passes without sleep ]\n",
 			(unsigned long long)rec->nr_rounds, (unsigned long long)copies,
-			(unsigned long long)waits, rec->writer.nr_submits, rec->writer.nr_short,
+			(unsigned long long)waits, (unsigned long long)defers,
+			rec->writer.nr_submits, rec->writer.nr_short,
 			(unsigned long long)rec->spins);
 	}
 }
@@ -790,7 +770,7 @@ int cmd_record(int argc, char **argv)
 	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
 	if (err)
 		goto out_workload;
-	rec->pass = xzalloc(rec->evlist.nr_mmaps * sizeof(*rec->pass));
+	rec->pass.bufs = xzalloc(rec->evlist.nr_mmaps * sizeof(*rec->pass.bufs));
 
 	/* Everything that can fail on bad input has been checked: create the file. */
 	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
@@ -834,7 +814,7 @@ int cmd_record(int argc, char **argv)
 	/* Stop the events, then take what they left in the rings. */
 	evlist__disable(&rec->evlist);
 	if (!err) {
-		ssize_t n = record__pass(rec);
+		ssize_t n = record__pass(rec, true);
 
 		if (n < 0)
 			err = n;
@@ -887,7 +867,7 @@ out_evlist:
 	event_list__exit(&rec->events);
 	free(rec->attrs);
 	free(rec->targets);
-	free(rec->pass);
+	free(rec->pass.bufs);
 out_free:
 	record_opts__exit(o);
 	free(rec);

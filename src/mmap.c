@@ -112,7 +112,7 @@ static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
 	return NULL;
 }
 
-ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp)
+static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 {
 	uint64_t head, start, len, first;
 	struct mmap_buf *b;
@@ -125,6 +125,10 @@ ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp)
 		return 0;
 	if (len > m->size)
 		return -EINVAL; /* the kernel never overruns an unread ring */
+	if (may_defer && !m->nr_free && len * MMAP_DEFER_DIV < m->size) {
+		m->nr_defers++;
+		return -EAGAIN;
+	}
 	b = get_free_buf(m, &err);
 	if (!b)
 		return err;
@@ -147,6 +151,16 @@ ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp)
 	m->nr_free--;
 	*bufp = b;
 	return len;
+}
+
+ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp)
+{
+	return copy(m, bufp, false);
+}
+
+ssize_t mmap__copy_or_defer(struct mmap *m, struct mmap_buf **bufp)
+{
+	return copy(m, bufp, true);
 }
 
 static void buf_complete(struct write_req *req, int err)
@@ -189,6 +203,55 @@ ssize_t mmap__push(struct mmap *m)
 		return n;
 	err = mmap__submit(m, b);
 	return err ? err : n;
+}
+
+ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool final)
+{
+	ssize_t total = 0;
+
+	p->nr = 0;
+	p->deferred = 0;
+	p->round = false;
+	for (int i = 0; i < nr_maps; i++) {
+		struct mmap_buf *b = NULL;
+		ssize_t n = final ? mmap__copy(&maps[i], &b) : mmap__copy_or_defer(&maps[i], &b);
+
+		if (n == -EAGAIN) {
+			p->deferred++;
+			continue;
+		}
+		if (n < 0)
+			return n;
+		if (n)
+			p->bufs[p->nr++] = b;
+		total += n;
+	}
+	return total;
+}
+
+int mmap__pass_submit(struct mmap_pass *p)
+{
+	int err = 0;
+
+	if (p->nr && !p->deferred) {
+		struct mmap_buf *last = p->bufs[p->nr - 1];
+		struct perf_event_header round = {
+			.type = PERF_RECORD_FINISHED_ROUND,
+			.size = sizeof(round),
+		};
+
+		/* Every buffer has room for it past the ring's size. */
+		memcpy(last->data + last->len, &round, sizeof(round));
+		last->len += sizeof(round);
+		p->round = true;
+	}
+	for (int i = 0; i < p->nr; i++) {
+		int serr = mmap__submit(p->bufs[i]->map, p->bufs[i]);
+
+		if (serr && !err)
+			err = serr;
+	}
+	return err;
 }
 
 void mmap__get(struct mmap *m)

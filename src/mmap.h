@@ -57,6 +57,7 @@ struct mmap {
 	uint64_t bytes;
 	uint64_t nr_copies;
 	uint64_t nr_waits;	/* pushes that found every buffer in flight */
+	uint64_t nr_defers;	/* ... and came back later instead of waiting */
 };
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
@@ -75,10 +76,37 @@ int mmap__init_fake(struct mmap *m, void *base, size_t page_size, uint64_t size,
  * or -errno (a write failed while waiting for a free buffer).
  */
 ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp);
+/*
+ * The same, except that when every buffer is in flight and the ring is
+ * less than 1/MMAP_DEFER_DIV full it copies nothing and returns -EAGAIN:
+ * the caller comes back later instead of waiting for a write now.
+ */
+#define MMAP_DEFER_DIV 2
+ssize_t mmap__copy_or_defer(struct mmap *m, struct mmap_buf **bufp);
 /* Reserve, hold and submit a filled buffer. 0 or -errno. */
 int mmap__submit(struct mmap *m, struct mmap_buf *buf);
 /* Copy + submit. Bytes pushed or -errno. */
 ssize_t mmap__push(struct mmap *m);
+
+/*
+ * One pass over the rings: copy every ring that has data (mmap__copy, or
+ * mmap__copy_or_defer unless final), then submit the chunks at offsets
+ * reserved in ring order. The last chunk carries a FINISHED_ROUND only
+ * when no ring was put off: perf report sorts each round's events only up
+ * to the previous round's last timestamp, and a ring put off now writes
+ * events older than that in a later pass.
+ */
+struct mmap_pass {
+	struct mmap_buf **bufs;	/* room for one chunk per ring */
+	int nr;			/* chunks copied */
+	int deferred;		/* rings put off: all their buffers in flight */
+	bool round;		/* this pass closed a round */
+};
+
+/* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */
+ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool final);
+/* Close the round if the pass may, and submit every chunk. 0 or -errno. */
+int mmap__pass_submit(struct mmap_pass *p);
 
 void mmap__get(struct mmap *m);
 void mmap__put(struct mmap *m);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap.c on a fake ring in ordinary memory: copies across the wrap, the
- * tail release, back-pressure when every buffer is in flight, and a ring
+ * tail release, back-pressure when every buffer is in flight, a ring put
+ * off instead of waited for (and the round it keeps open), and a ring
  * that lives until its last late write completes.
  */
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +185,91 @@ static void test_backpressure_waits_for_a_buffer(void **state)
 	free(f.mem);
 }
 
+static void test_busy_ring_is_put_off_until_half_full(void **state)
+{
+	struct fake f;
+	struct mmap m;
+	struct mmap_buf *b = NULL;
+
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
+	assert_int_equal(mmap__push(&m), 64);
+	/* The only buffer is in flight and the ring nearly empty: put off. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 2);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_null(b);
+	assert_int_equal(m.nr_defers, 1);
+	assert_int_equal(m.nr_waits, 0);
+	assert_int_equal(f.pc->data_tail, 64);	/* nothing released */
+	assert_int_equal(late.nr, 1);		/* nothing completed */
+	/* 2000 of 4096 bytes: still put off. */
+	for (int i = 0; i < 4; i++)
+		fake_put(&f, PERF_RECORD_SAMPLE, 400, 3);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_int_equal(m.nr_defers, 2);
+	/* 2400: past half full, it waits for the write and copies. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 4);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), 2400);
+	assert_int_equal(m.nr_waits, 1);
+	assert_int_equal(f.pc->data_tail, 2464);
+	mmap__submit(&m, b);
+	late_reap(&w, true);
+	mmap__close(&m);
+	free(f.mem);
+}
+
+/* The type of the last record in a chunk whose records are all `size` long. */
+static uint16_t last_type(struct mmap_buf *b, size_t size)
+{
+	struct perf_event_header *h = (void *)(b->data + b->len - size);
+
+	return h->type;
+}
+
+static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
+{
+	struct fake f[2];
+	struct mmap m[2];
+	struct mmap_buf *slots[2];
+	struct mmap_pass p = { .bufs = slots };
+
+	for (int i = 0; i < 2; i++) {
+		fake_init(&f[i]);
+		mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1, &out);
+		fake_put(&f[i], PERF_RECORD_SAMPLE, 64, i);
+	}
+	/* Both rings read: the round closes after the second chunk. */
+	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 128);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_true(p.round);
+	assert_int_equal(late.q[1]->len, 64 + 8);
+	assert_int_equal(last_type(slots[1], 8), PERF_RECORD_FINISHED_ROUND);
+	/* Ring 0's write completes, ring 1's does not: ring 1 is put off. */
+	late_reap(&w, true);
+	fake_put(&f[0], PERF_RECORD_SAMPLE, 64, 2);
+	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
+	assert_int_equal(p.deferred, 1);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_false(p.round);
+	assert_int_equal(late.q[1]->len, 64);
+	assert_int_equal(last_type(slots[0], 64), PERF_RECORD_SAMPLE);
+	/* The final pass waits instead and closes the round. */
+	late_reap(&w, true);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 64);
+	assert_int_equal(p.deferred, 0);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_true(p.round);
+	assert_int_equal(last_type(slots[0], 8), PERF_RECORD_FINISHED_ROUND);
+	while (late.nr)
+		late_reap(&w, true);
+	for (int i = 0; i < 2; i++) {
+		mmap__close(&m[i]);
+		free(f[i].mem);
+	}
+}
+
 static void test_ring_lives_until_late_write_completes(void **state)
 {
 	struct fake f;
@@ -210,6 +297,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_copy_across_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure_waits_for_a_buffer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_ring_is_put_off_until_half_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pass_closes_a_round_only_when_no_ring_was_put_off,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_lives_until_late_write_completes, setup, teardown),
 	};
 
