@@ -12,6 +12,8 @@
 #   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
 # Recorders (-w): perfcap-sync perfcap-aio perfcap-aio4 perfcap-uring
 #                 perf perf-aio perf-aio4 perf-threads
+#                 alt-sync alt-aio alt-aio4 alt-uring: another perfcap binary,
+#                 ALT=/path/to/perfcap (A/B of a change inside one run)
 #
 # Every recorder runs with -N (no build-id cache: perfcap keeps none, and
 # perf 6.1's cache step aborted with "stack smashing detected" on large
@@ -30,7 +32,7 @@ RECS=perfcap-sync,perfcap-aio,perfcap-aio4,perfcap-uring,perf,perf-aio,perf-aio4
 while getopts r:d:s:w:o: opt; do
 	case $opt in
 	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; s) SCEN=$OPTARG ;; w) RECS=$OPTARG ;;
-	o) OUTDIR=$OPTARG ;; *) sed -n 2,24p "$0"; exit 2 ;;
+	o) OUTDIR=$OPTARG ;; *) sed -n 2,26p "$0"; exit 2 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
@@ -63,6 +65,10 @@ rec_cmd() {
 	perfcap-aio) echo "$PERFCAP record --aio" ;;
 	perfcap-aio4) echo "$PERFCAP record --aio=4" ;;
 	perfcap-uring) echo "$PERFCAP record --writer=uring" ;;
+	alt-sync) echo "${ALT:?ALT=perfcap binary} record" ;;
+	alt-aio) echo "${ALT:?ALT=perfcap binary} record --aio" ;;
+	alt-aio4) echo "${ALT:?ALT=perfcap binary} record --aio=4" ;;
+	alt-uring) echo "${ALT:?ALT=perfcap binary} record --writer=uring" ;;
 	perf) echo "$PERF record" ;;
 	perf-aio) echo "$PERF record --aio" ;;
 	perf-aio4) echo "$PERF record --aio=4" ;;
