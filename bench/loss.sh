@@ -10,9 +10,9 @@
 #                --call-graph dwarf,4096, --switch-events, -m 8 (32 KiB rings)
 #   dwarf-large  the same with -m 256 (1 MiB rings)
 #   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
-# Recorders (-w): perfcap-sync perfcap-aio perfcap-aio4 perfcap-uring
-#                 perf perf-aio perf-aio4 perf-threads
-#                 alt-sync alt-aio alt-aio4 alt-uring: another perfcap binary,
+# Recorders (-w): perfcap-sync perfcap-aio perfcap-aioN perfcap-uring
+#                 perf perf-aio perf-aioN perf-threads (N: --aio=N)
+#                 alt-sync alt-aio alt-aioN alt-uring: another perfcap binary,
 #                 ALT=/path/to/perfcap (A/B of a change inside one run)
 #
 # Every recorder runs with -N (no build-id cache: perfcap keeps none, and
@@ -63,16 +63,17 @@ rec_cmd() {
 	case $1 in
 	perfcap-sync) echo "$PERFCAP record" ;;
 	perfcap-aio) echo "$PERFCAP record --aio" ;;
-	perfcap-aio4) echo "$PERFCAP record --aio=4" ;;
+	perfcap-aio[0-9]*) echo "$PERFCAP record --aio=${1#perfcap-aio}" ;;
 	perfcap-uring) echo "$PERFCAP record --writer=uring" ;;
 	alt-sync) echo "${ALT:?ALT=perfcap binary} record" ;;
 	alt-aio) echo "${ALT:?ALT=perfcap binary} record --aio" ;;
-	alt-aio4) echo "${ALT:?ALT=perfcap binary} record --aio=4" ;;
+	alt-aio[0-9]*) echo "${ALT:?ALT=perfcap binary} record --aio=${1#alt-aio}" ;;
 	alt-uring) echo "${ALT:?ALT=perfcap binary} record --writer=uring" ;;
 	perf) echo "$PERF record" ;;
 	perf-aio) echo "$PERF record --aio" ;;
-	perf-aio4) echo "$PERF record --aio=4" ;;
+	perf-aio[0-9]*) echo "$PERF record --aio=${1#perf-aio}" ;;
 	perf-threads) echo "$PERF record --threads" ;;
+	*) echo "bench/loss.sh: unknown recorder '$1'" >&2; exit 2 ;;
 	esac
 }
 
@@ -80,6 +81,7 @@ work_of() { sed -n 's/.* \([0-9][0-9]*\) iterations.*/\1/p' "$1" | tail -n 1; }
 
 IFS=, read -r -a scenarios <<< "$SCEN"
 IFS=, read -r -a recorders <<< "$RECS"
+for r in "${recorders[@]}"; do rec_cmd "$r" >/dev/null || exit 2; done
 for rep in $(seq 1 "$REPS"); do
 	for s in "${scenarios[@]}"; do
 		# Baseline: the workload alone.

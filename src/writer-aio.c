@@ -13,7 +13,12 @@
  *
  * Measured against SIGEV_NONE + aio_suspend() without a timeout: that
  * had 6-13x more involuntary context switches on a saturated machine
- * (bench/results/2026-11-30-vm2cpu-aio7.md).
+ * (bench/results/2026-11-30-vm2cpu-aio7.md). Again with rings put off
+ * instead of waited for (2026-11-30-vm2cpu-defer.md): SIGEV_NONE saved
+ * a quarter of the voluntary switches in the tracepoint flood, where the
+ * signal sent under glibc's request lock makes aio_write() block on it,
+ * but multiplied the involuntary ones by 12 in dwarf-small, where the
+ * helper thread, woken on the loop's CPU, preempts the loop.
  *
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,
