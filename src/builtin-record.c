@@ -65,6 +65,8 @@
  * spinning) was worse, 3 runs each: sync 25% and 13%, aio 36% and 30%.
  */
 #define FAST_RING_DIV 4
+/* The longest a round stays open while rings are put off (see record__pass). */
+#define ROUND_MAX_NS (100 * 1000000ULL)
 
 struct record {
 	struct record_opts opts;
@@ -83,6 +85,7 @@ struct record {
 	struct record_stats stats;
 	struct mmap_pass pass;	/* chunks of the current pass */
 	uint64_t nr_rounds;
+	uint64_t last_round_ns;
 	uint64_t wakeups;
 	uint64_t spins;		/* passes that went on without sleeping */
 	int fast_rings;		/* rings of the last pass that were filling fast */
@@ -352,13 +355,17 @@ static int synthesize(struct record *rec)
 
 /*
  * One pass over the rings (mmap__pass_copy/submit). Returns the bytes
- * moved or -errno.
+ * moved or -errno. A ring may be put off only while the last round
+ * closed less than ROUND_MAX_NS ago: with many rings some ring could be
+ * busy in every pass, and a round that never closes makes perf report
+ * hold every event in memory before it sorts.
  */
-static ssize_t record__pass(struct record *rec, bool final)
+static ssize_t record__pass(struct record *rec, bool last)
 {
 	struct evlist *el = &rec->evlist;
 	struct mmap_pass *p = &rec->pass;
-	ssize_t n = mmap__pass_copy(el->mmaps, el->nr_mmaps, p, final);
+	bool may_defer = !last && now_ns() - rec->last_round_ns < ROUND_MAX_NS;
+	ssize_t n = mmap__pass_copy(el->mmaps, el->nr_mmaps, p, may_defer);
 	int err;
 
 	rec->fast_rings = 0;
@@ -371,7 +378,10 @@ static ssize_t record__pass(struct record *rec, bool final)
 			rec->fast_rings++;
 	}
 	err = mmap__pass_submit(p);
-	rec->nr_rounds += p->round;
+	if (p->round) {
+		rec->nr_rounds++;
+		rec->last_round_ns = now_ns();
+	}
 	return n < 0 ? n : err ? err : n;
 }
 

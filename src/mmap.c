@@ -205,7 +205,7 @@ ssize_t mmap__push(struct mmap *m)
 	return err ? err : n;
 }
 
-ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool final)
+ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool may_defer)
 {
 	ssize_t total = 0;
 
@@ -214,7 +214,7 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 	p->round = false;
 	for (int i = 0; i < nr_maps; i++) {
 		struct mmap_buf *b = NULL;
-		ssize_t n = final ? mmap__copy(&maps[i], &b) : mmap__copy_or_defer(&maps[i], &b);
+		ssize_t n = may_defer ? mmap__copy_or_defer(&maps[i], &b) : mmap__copy(&maps[i], &b);
 
 		if (n == -EAGAIN) {
 			p->deferred++;

@@ -90,7 +90,7 @@ ssize_t mmap__push(struct mmap *m);
 
 /*
  * One pass over the rings: copy every ring that has data (mmap__copy, or
- * mmap__copy_or_defer unless final), then submit the chunks at offsets
+ * mmap__copy_or_defer if may_defer), then submit the chunks at offsets
  * reserved in ring order. The last chunk carries a FINISHED_ROUND only
  * when no ring was put off: perf report sorts each round's events only up
  * to the previous round's last timestamp, and a ring put off now writes
@@ -104,7 +104,7 @@ struct mmap_pass {
 };
 
 /* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */
-ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool final);
+ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool may_defer);
 /* Close the round if the pass may, and submit every chunk. 0 or -errno. */
 int mmap__pass_submit(struct mmap_pass *p);
 

@@ -240,7 +240,7 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 		fake_put(&f[i], PERF_RECORD_SAMPLE, 64, i);
 	}
 	/* Both rings read: the round closes after the second chunk. */
-	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 128);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 128);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_true(p.round);
 	assert_int_equal(late.q[1]->len, 64 + 8);
@@ -249,15 +249,15 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	late_reap(&w, true);
 	fake_put(&f[0], PERF_RECORD_SAMPLE, 64, 2);
 	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 64);
 	assert_int_equal(p.deferred, 1);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_false(p.round);
 	assert_int_equal(late.q[1]->len, 64);
 	assert_int_equal(last_type(slots[0], 64), PERF_RECORD_SAMPLE);
-	/* The final pass waits instead and closes the round. */
+	/* A pass that may not put a ring off waits instead and closes the round. */
 	late_reap(&w, true);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 64);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
 	assert_int_equal(p.deferred, 0);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_true(p.round);
