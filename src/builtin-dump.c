@@ -181,6 +181,8 @@ static int dump_record(struct perf_reader *r, const struct perf_reader_record *r
 	}
 	if (rec->payload_size)
 		printf(" +%" PRIu64 " bytes", rec->payload_size);
+	if (rec->compressed)
+		printf(" (in the COMPRESSED record at %#" PRIx64 ")", rec->offset);
 	printf("\n");
 	return 0;
 }

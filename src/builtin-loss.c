@@ -421,8 +421,8 @@ static void print_table(const struct perf_reader *r, const struct loss_stats *ls
 	       secs(b1, sizeof(b1), ls->lost_time_valid, ls->lost_time),
 	       percent(b2, sizeof(b2), ls->lost_time_fraction_valid, ls->lost_time_fraction));
 	if (ls->compressed)
-		printf("  %-22s %12" PRIu64 "   (contents not counted)\n", "COMPRESSED records",
-		       ls->compressed);
+		printf("  %-22s %12" PRIu64 "   (perf record -z; their records are counted above)\n",
+		       "COMPRESSED records", ls->compressed);
 	printf("\n  %-8s %12s %13s %13s  %s\n", "cpu", "samples", "lost_records",
 	       "lost_events", "lost_time");
 	for (size_t i = 0; i < ls->nr_cpus; i++) {
@@ -462,9 +462,6 @@ int cmd_loss(int argc, char **argv)
 		goto out;
 	}
 	loss_stats__finish(&ls);
-	if (ls.compressed)
-		pr_warn("%s: %" PRIu64 " COMPRESSED records were not decompressed; their "
-			"contents are not counted\n", path, ls.compressed);
 	if (json)
 		print_json(&r, &ls);
 	else

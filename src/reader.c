@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "reader.h"
 #include "util.h"
@@ -894,8 +895,77 @@ static uint64_t record_payload(const struct perf_event_header *h)
 	}
 }
 
-static int walk_stream(struct perf_reader *r, size_t idx, perf_reader__record_cb cb,
-		       void *priv)
+/*
+ * PERF_RECORD_COMPRESSED: after the header, a piece of the zstd stream of
+ * one record stream (perf record -z). A record may be cut between two
+ * pieces: what is decompressed but not yet a whole record waits in buf.
+ */
+struct inflate {
+	ZSTD_DCtx *dctx;
+	unsigned char *buf;
+	size_t len, cap;
+};
+
+#define INFLATE_STEP 65536
+
+static int inflate_record(struct perf_reader *r, struct inflate *z,
+			  const struct perf_reader_record *outer, perf_reader__record_cb cb,
+			  void *priv)
+{
+	const struct perf_event_header *h = outer->header;
+	const char *path = r->streams[outer->stream].path;
+	ZSTD_inBuffer in = { (const char *)(h + 1), h->size - sizeof(*h), 0 };
+	size_t pos = 0;
+
+	if (!z->dctx && !(z->dctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		if (z->cap - z->len < INFLATE_STEP) {
+			z->cap = MAX(z->cap * 2, z->len + INFLATE_STEP);
+			z->buf = xrealloc(z->buf, z->cap);
+		}
+		out = (ZSTD_outBuffer){ z->buf + z->len, z->cap - z->len, 0 };
+		ret = ZSTD_decompressStream(z->dctx, &out, &in);
+		if (ZSTD_isError(ret)) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 ": %s\n", path,
+			       outer->offset, ZSTD_getErrorName(ret));
+			return -EINVAL;
+		}
+		z->len += out.pos;
+	}
+	/* Hand out every whole record; keep the start of a cut one. */
+	while (z->len - pos >= sizeof(struct perf_event_header)) {
+		struct perf_reader_record rec = *outer;
+		struct perf_event_header ih;
+		int err;
+
+		memcpy(&ih, z->buf + pos, sizeof(ih));
+		if (ih.size < sizeof(ih) || (ih.size & 7)) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " holds a record of "
+			       "size %u (type %u): corrupt data\n", path, outer->offset, ih.size,
+			       ih.type);
+			return -EINVAL;
+		}
+		if (ih.size > z->len - pos)
+			break;
+		rec.header = (const struct perf_event_header *)(z->buf + pos);
+		rec.payload_size = 0;
+		rec.compressed = true;
+		err = cb(r, &rec, priv);
+		if (err)
+			return err;
+		pos += ih.size;
+	}
+	memmove(z->buf, z->buf + pos, z->len - pos);
+	z->len -= pos;
+	return 0;
+}
+
+static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
+			perf_reader__record_cb cb, void *priv)
 {
 	const struct perf_reader_stream *s = &r->streams[idx];
 	struct window w = { .fd = s->fd >= 0 ? s->fd : r->fd };
@@ -903,7 +973,7 @@ static int walk_stream(struct perf_reader *r, size_t idx, perf_reader__record_cb
 	int err = 0;
 
 	while (off < end) {
-		struct perf_reader_record rec;
+		struct perf_reader_record rec = { 0 };
 		const unsigned char *p;
 		struct perf_event_header h;
 
@@ -941,11 +1011,27 @@ static int walk_stream(struct perf_reader *r, size_t idx, perf_reader__record_cb
 			return -EINVAL;
 		}
 		err = cb(r, &rec, priv);
+		if (!err && h.type == PERF_RECORD_COMPRESSED)
+			err = inflate_record(r, z, &rec, cb, priv);
 		if (err)
 			return err;
 		off += h.size + rec.payload_size;
 	}
 	return 0;
+}
+
+static int walk_stream(struct perf_reader *r, size_t idx, perf_reader__record_cb cb,
+		       void *priv)
+{
+	struct inflate z = { 0 };
+	int err = walk_records(r, idx, &z, cb, priv);
+
+	if (!err && z.len)
+		pr_warn("%s: the compressed data ends %zu bytes into a record; "
+			"that record is left out\n", r->streams[idx].path, z.len);
+	ZSTD_freeDCtx(z.dctx);
+	free(z.buf);
+	return err;
 }
 
 int perf_reader__for_each_record(struct perf_reader *r, perf_reader__record_cb cb,

@@ -10,6 +10,9 @@
  * message naming the file, never a crash. Byte-swapped files (recorded
  * on a machine of the other endianness) are detected and refused.
  *
+ * Records inside PERF_RECORD_COMPRESSED (perf record -z, zstd) are
+ * decompressed and handed out like the others.
+ *
  * Used by the tests, `perfcap dump` and `perfcap loss`.
  */
 #ifndef PERFCAP_READER_H
@@ -109,6 +112,12 @@ struct perf_reader_record {
 	 * (AUXTRACE data, HEADER_TRACING_DATA); they are skipped, not read.
 	 */
 	uint64_t payload_size;
+	/*
+	 * Decompressed from a PERF_RECORD_COMPRESSED record (perf record -z);
+	 * offset is then that record's. The COMPRESSED record itself is
+	 * handed to the callback first, then the records it holds.
+	 */
+	bool compressed;
 };
 
 /*

@@ -29,8 +29,8 @@ print("null" if v is None else v)' "$1"
 }
 
 # perf record with forced loss into $1 (a file, or a directory with
-# --threads given as $2).
-upstream_lossy() { # OUT [--threads]
+# --threads in $2; $2 holds any more options, split at spaces).
+upstream_lossy() { # OUT [OPTIONS]
 	rm -rf "$1"
 	perf_record ${2:-} "${LOSSY_OPTS[@]}" -o "$1" -- "$W/parallel" -t 1
 }
@@ -83,6 +83,25 @@ loss_agrees_with_perf() { # FILE|DIR
 	run perf_ok report -i lossy.data --stdio
 	[ "$status" = 1 ]
 	grep -q 'lost' <<<"$output"
+}
+
+@test "perf record -z (a file and a --threads directory): loss and dump count inside COMPRESSED as perf does" {
+	perf version --build-options 2>/dev/null | grep -qE 'zstd: \[ on' ||
+		skip "this perf was built without zstd"
+	for opts in -z "--threads -z"; do
+		upstream_lossy z.data "$opts"
+		stats=$(raw_stats z.data)
+		echo "perf record $opts:"; echo "$stats"
+		compressed=$(stat_of Aggregated COMPRESSED <<<"$stats")
+		[ "$compressed" -gt 0 ]
+		[ "$(stat_of Aggregated SAMPLE <<<"$stats")" -gt 100 ]
+		# Every count, record type by record type, COMPRESSED included.
+		[ "$(our_stats z.data)" = "$stats" ]
+		loss_agrees_with_perf z.data
+		[ "$(perfcap_json z.data compressed_records)" = "$compressed" ]
+		run -0 "$P" loss z.data
+		[[ $output != *"not counted"* ]]
+	done
 }
 
 perfcap_json() { # FILE KEY
