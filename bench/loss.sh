@@ -24,6 +24,8 @@
 # loss come from `perfcap loss --json`, bytes from du. Slowdown is the
 # workload's work without a recorder (same rep) over its work with one.
 # Raw rows go to DIR/raw.csv, the table to DIR/table.md.
+# Environment: PERF, PERFCAP (the binaries), W (the workloads' folder),
+# TIME (GNU time), ALT (the alt-* binary); bench/device/ sets them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=3 DUR=3 OUTDIR=bench/out/$(date +%Y%m%d-%H%M%S)
@@ -32,13 +34,15 @@ RECS=perfcap-sync,perfcap-aio,perfcap-aio4,perfcap-uring,perf,perf-aio,perf-aio4
 while getopts r:d:s:w:o: opt; do
 	case $opt in
 	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; s) SCEN=$OPTARG ;; w) RECS=$OPTARG ;;
-	o) OUTDIR=$OPTARG ;; *) sed -n 2,26p "$0"; exit 2 ;;
+	o) OUTDIR=$OPTARG ;; *) sed -n 2,28p "$0"; exit 2 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
-PERFCAP=$PWD/perfcap
+# The device run (bench/device/) points these at carried binaries.
+PERFCAP=${PERFCAP:-$PWD/perfcap}
 PERF=${PERF:-perf}
-W=$PWD/build/workloads
+W=${W:-$PWD/build/workloads}
+TIME=${TIME:-/usr/bin/time}
 [ -x "$PERFCAP" ] && [ -x "$W/parallel" ] || make -s
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 mkdir -p "$OUTDIR"
@@ -96,7 +100,7 @@ for rep in $(seq 1 "$REPS"); do
 			echo "$MAXRATE" > /proc/sys/kernel/perf_event_max_sample_rate
 			sync
 			# shellcheck disable=SC2046
-			/usr/bin/time -o "$OUTDIR/time.txt" -f "%U %S %w %c" \
+			"$TIME" -o "$OUTDIR/time.txt" -f "%U %S %w %c" \
 				$(rec_cmd "$r") -q -N -a $(scen_opts "$s") -o "$out" \
 				-- sleep "$(awk "BEGIN{print $DUR + 0.6}")" > /dev/null 2> "$OUTDIR/rec.err" &
 			recpid=$!
