@@ -9,11 +9,14 @@
  *   final header.
  *
  * The loop: one pass copies every ring that has data into a data
- * buffer and hands the ring back at once; then all chunks are submitted
+ * buffer and hands the ring back at once; then the chunks are submitted
  * to the writer at offsets reserved in order, the last one carrying a
- * FINISHED_ROUND. A ring whose buffers are all in flight and that is
- * less than half full is put off to a later pass instead of waited for
- * (that pass closes no round). Between passes the loop sleeps in
+ * FINISHED_ROUND. A chunk under half its ring's size stays in its buffer
+ * and the next copies of that ring go behind it, so writes are few and
+ * large; a ring whose buffers are all in flight and that is less than
+ * half full is put off to a later pass instead of waited for. A pass that
+ * kept or put off anything closes no round, and at least every
+ * ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
  * poll() on the rings (the kernel wakes it at a watermark) and a signalfd
  * for the signals that end the recording. Write completions never wake it:
  * they are reaped without blocking after each pass.
@@ -371,10 +374,11 @@ static ssize_t record__pass(struct record *rec, bool last)
 	rec->fast_rings = 0;
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
+		size_t fresh = b->len - b->fresh;
 
-		record_stats__observe(&rec->stats, b->data, b->len);
+		record_stats__observe(&rec->stats, b->data + b->fresh, fresh);
 		/* A ring that filled this much since the last pass is fast. */
-		if ((uint64_t)b->len * FAST_RING_DIV >= b->map->size)
+		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			rec->fast_rings++;
 	}
 	err = mmap__pass_submit(p);
@@ -558,17 +562,19 @@ static void print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
-		uint64_t copies = 0, waits = 0, defers = 0;
+		uint64_t copies = 0, waits = 0, defers = 0, holds = 0;
 
 		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
 			copies += rec->evlist.mmaps[i].nr_copies;
 			waits += rec->evlist.mmaps[i].nr_waits;
 			defers += rec->evlist.mmaps[i].nr_defers;
+			holds += rec->evlist.mmaps[i].nr_holds;
 		}
-		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu waits "
-			"for a free buffer, %llu rings put off, %lu writes (%lu short), "
-			"%llu passes without sleep ]\n",
+		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
+			"more, %llu waits for a free buffer, %llu rings put off, %lu writes "
+			"(%lu short), %llu passes without sleep ]\n",
 			(unsigned long long)rec->nr_rounds, (unsigned long long)copies,
+			(unsigned long long)holds,
 			(unsigned long long)waits, (unsigned long long)defers,
 			rec->writer.nr_submits, rec->writer.nr_short,
 			(unsigned long long)rec->spins);

@@ -125,18 +125,33 @@ static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 		return 0;
 	if (len > m->size)
 		return -EINVAL; /* the kernel never overruns an unread ring */
-	if (may_defer && !m->nr_free && len * MMAP_DEFER_DIV < m->size) {
-		m->nr_defers++;
-		return -EAGAIN;
+	b = m->filling;
+	if (b && b->len + len > m->size) {
+		/* No room left behind what it holds: write that first. */
+		err = mmap__submit(m, b);
+		if (err)
+			return err;
+		b = NULL;
 	}
-	b = get_free_buf(m, &err);
-	if (!b)
-		return err;
+	if (!b) {
+		if (may_defer && !m->nr_free && len * MMAP_DEFER_DIV < m->size) {
+			m->nr_defers++;
+			return -EAGAIN;
+		}
+		b = get_free_buf(m, &err);
+		if (!b)
+			return err;
+		b->len = 0;
+		b->state = MMAP_BUF_FILLED;
+		m->nr_free--;
+		m->filling = b;
+	}
+	b->fresh = b->len;
 	start = m->prev & m->mask;
 	first = MIN(len, m->size - start);
-	memcpy(b->data, m->data + start, first);
+	memcpy(b->data + b->len, m->data + start, first);
 	if (first < len) /* wrapped: the rest is at the start of the ring */
-		memcpy(b->data + first, m->data, len - first);
+		memcpy(b->data + b->len + first, m->data, len - first);
 	/*
 	 * Release: our reads of [prev, head) happen before the kernel sees
 	 * the new tail; pairs with the smp_mb() in perf_output_begin() that
@@ -146,9 +161,7 @@ static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 	m->prev = head;
 	m->bytes += len;
 	m->nr_copies++;
-	b->len = len;
-	b->state = MMAP_BUF_FILLED;
-	m->nr_free--;
+	b->len += len;
 	*bufp = b;
 	return len;
 }
@@ -177,6 +190,8 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 {
 	int err;
 
+	if (m->filling == b)
+		m->filling = NULL;
 	b->req.buf = b->data;
 	b->req.len = b->len;
 	b->req.owner = b;
@@ -211,7 +226,9 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 
 	p->nr = 0;
 	p->deferred = 0;
+	p->held = 0;
 	p->round = false;
+	p->may_defer = may_defer;
 	for (int i = 0; i < nr_maps; i++) {
 		struct mmap_buf *b = NULL;
 		ssize_t n = may_defer ? mmap__copy_or_defer(&maps[i], &b) : mmap__copy(&maps[i], &b);
@@ -222,7 +239,12 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 		}
 		if (n < 0)
 			return n;
-		if (n)
+		/* Nothing new, but it holds what earlier passes copied. */
+		if (!b && maps[i].filling) {
+			b = maps[i].filling;
+			b->fresh = b->len;
+		}
+		if (b)
 			p->bufs[p->nr++] = b;
 		total += n;
 	}
@@ -231,10 +253,22 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 
 int mmap__pass_submit(struct mmap_pass *p)
 {
+	struct mmap_buf *last = NULL;
 	int err = 0;
 
-	if (p->nr && !p->deferred) {
-		struct mmap_buf *last = p->bufs[p->nr - 1];
+	/* Small chunks wait in their buffer for more (unless this pass may not). */
+	for (int i = 0; i < p->nr; i++) {
+		struct mmap_buf *b = p->bufs[i];
+
+		if (p->may_defer && b->len * MMAP_HOLD_DIV < b->map->size) {
+			b->map->nr_holds++;
+			p->held++;
+			p->bufs[i] = NULL;
+		} else {
+			last = b;
+		}
+	}
+	if (last && !p->deferred && !p->held) {
 		struct perf_event_header round = {
 			.type = PERF_RECORD_FINISHED_ROUND,
 			.size = sizeof(round),
@@ -246,7 +280,7 @@ int mmap__pass_submit(struct mmap_pass *p)
 		p->round = true;
 	}
 	for (int i = 0; i < p->nr; i++) {
-		int serr = mmap__submit(p->bufs[i]->map, p->bufs[i]);
+		int serr = p->bufs[i] ? mmap__submit(p->bufs[i]->map, p->bufs[i]) : 0;
 
 		if (serr && !err)
 			err = serr;

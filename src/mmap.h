@@ -11,6 +11,8 @@
  *
  * A data buffer is owned by exactly one party: free (the ring), filled
  * (the record loop, between copy and submit) or in flight (the writer).
+ * A filled buffer may take several copies of its ring, one behind the
+ * other, before it is submitted (the pass below keeps small chunks).
  */
 #ifndef PERFCAP_MMAP_H
 #define PERFCAP_MMAP_H
@@ -33,6 +35,7 @@ struct mmap_buf {
 	char *data;
 	size_t cap;		/* ring size + room for a FINISHED_ROUND */
 	size_t len;		/* bytes filled */
+	size_t fresh;		/* where the bytes of the latest copy start */
 	enum mmap_buf_state state;
 };
 
@@ -51,6 +54,7 @@ struct mmap {
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
+	struct mmap_buf *filling;	/* copied into, not yet submitted */
 	/* Called when the last hold goes: the ring is gone (tests). */
 	void (*on_release)(struct mmap *m);
 	/* Numbers for the summary and the benchmark. */
@@ -58,6 +62,7 @@ struct mmap {
 	uint64_t nr_copies;
 	uint64_t nr_waits;	/* pushes that found every buffer in flight */
 	uint64_t nr_defers;	/* ... and came back later instead of waiting */
+	uint64_t nr_holds;	/* passes that kept a small chunk for more */
 };
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
@@ -91,15 +96,21 @@ ssize_t mmap__push(struct mmap *m);
 /*
  * One pass over the rings: copy every ring that has data (mmap__copy, or
  * mmap__copy_or_defer if may_defer), then submit the chunks at offsets
- * reserved in ring order. The last chunk carries a FINISHED_ROUND only
- * when no ring was put off: perf report sorts each round's events only up
- * to the previous round's last timestamp, and a ring put off now writes
- * events older than that in a later pass.
+ * reserved in ring order. If may_defer, a chunk under 1/MMAP_HOLD_DIV of
+ * its ring is kept in its buffer for the ring's next copies instead
+ * (fewer, larger writes: each write wakes a writer thread or costs a
+ * system call). The last chunk carries a FINISHED_ROUND only when no ring
+ * was put off and no chunk kept: perf report sorts each round's events
+ * only up to the previous round's last timestamp, and a ring put off or a
+ * chunk kept now puts events older than that in the file later.
  */
+#define MMAP_HOLD_DIV 2
 struct mmap_pass {
 	struct mmap_buf **bufs;	/* room for one chunk per ring */
-	int nr;			/* chunks copied */
+	int nr;			/* chunks copied or held */
 	int deferred;		/* rings put off: all their buffers in flight */
+	int held;		/* chunks kept for more: under 1/MMAP_HOLD_DIV of the ring */
+	bool may_defer;
 	bool round;		/* this pass closed a round */
 };
 

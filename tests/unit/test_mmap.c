@@ -227,6 +227,15 @@ static uint16_t last_type(struct mmap_buf *b, size_t size)
 	return h->type;
 }
 
+/* Kernel side: len bytes of 512-byte (and one shorter) SAMPLE records. */
+static void fake_put_bytes(struct fake *f, size_t len, unsigned char fill)
+{
+	for (; len; len -= MIN(len, 512))
+		fake_put(f, PERF_RECORD_SAMPLE, MIN(len, 512), fill);
+}
+
+#define BIG 2560	/* over half the ring: written by the pass that copies it */
+
 static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 {
 	struct fake f[2];
@@ -237,24 +246,24 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	for (int i = 0; i < 2; i++) {
 		fake_init(&f[i]);
 		mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1, &out);
-		fake_put(&f[i], PERF_RECORD_SAMPLE, 64, i);
+		fake_put_bytes(&f[i], BIG, i);
 	}
 	/* Both rings read: the round closes after the second chunk. */
-	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 128);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 2 * BIG);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_true(p.round);
-	assert_int_equal(late.q[1]->len, 64 + 8);
+	assert_int_equal(late.q[1]->len, BIG + 8);
 	assert_int_equal(last_type(slots[1], 8), PERF_RECORD_FINISHED_ROUND);
 	/* Ring 0's write completes, ring 1's does not: ring 1 is put off. */
 	late_reap(&w, true);
-	fake_put(&f[0], PERF_RECORD_SAMPLE, 64, 2);
+	fake_put_bytes(&f[0], BIG, 2);
 	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 64);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, true), BIG);
 	assert_int_equal(p.deferred, 1);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_false(p.round);
-	assert_int_equal(late.q[1]->len, 64);
-	assert_int_equal(last_type(slots[0], 64), PERF_RECORD_SAMPLE);
+	assert_int_equal(late.q[1]->len, BIG);
+	assert_int_equal(last_type(slots[0], 512), PERF_RECORD_SAMPLE);
 	/* A pass that may not put a ring off waits instead and closes the round. */
 	late_reap(&w, true);
 	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
@@ -268,6 +277,65 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 		mmap__close(&m[i]);
 		free(f[i].mem);
 	}
+}
+
+static void test_small_chunks_wait_in_their_buffer(void **state)
+{
+	struct fake f;
+	struct mmap m;
+	struct mmap_buf *slot;
+	struct mmap_pass p = { .bufs = &slot };
+
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	/* A small chunk is copied out (the ring is released) but kept. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(f.pc->data_tail, 64);
+	assert_int_equal(p.held, 1);
+	assert_false(p.round);
+	assert_int_equal(late.nr, 0);
+	/* The next copy goes behind it, in the same buffer. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 2);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
+	assert_int_equal(slot->fresh, 64);
+	assert_int_equal(slot->len, 128);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(late.nr, 0);
+	/* Half the ring: one write of all three copies, and the round. */
+	fake_put_bytes(&f, 2000, 3);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_true(p.round);
+	assert_int_equal(late.nr, 1);
+	assert_int_equal(late.q[0]->len, 2128 + 8);
+	late_reap(&w, true);
+	assert_int_equal(late.file[8], 1);
+	assert_int_equal(late.file[64 + 8], 2);
+	/* A pass that may not keep chunks writes a small one at once. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 4);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, false), 64);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(late.nr, 1);
+	assert_int_equal(late.q[0]->len, 64 + 8);
+	late_reap(&w, true);
+	/* What does not fit behind a kept chunk makes it go first. */
+	fake_put_bytes(&f, 1000, 5);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 1000);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(late.nr, 0);
+	fake_put_bytes(&f, 3504, 6);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 3504);
+	assert_int_equal(late.nr, 1);
+	assert_int_equal(late.q[0]->len, 1000);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(late.nr, 2);
+	assert_int_equal(late.q[1]->len, 3504 + 8);
+	while (late.nr)
+		late_reap(&w, true);
+	mmap__close(&m);
+	free(f.mem);
 }
 
 static void test_ring_lives_until_late_write_completes(void **state)
@@ -300,6 +368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_busy_ring_is_put_off_until_half_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pass_closes_a_round_only_when_no_ring_was_put_off,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_small_chunks_wait_in_their_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_lives_until_late_write_completes, setup, teardown),
 	};
 
