@@ -256,11 +256,15 @@ int mmap__pass_submit(struct mmap_pass *p)
 	struct mmap_buf *last = NULL;
 	int err = 0;
 
-	/* Small chunks wait in their buffer for more (unless this pass may not). */
+	/*
+	 * Small chunks wait in their buffer for more (unless this pass may
+	 * not), where the ring has another buffer free: with one buffer, a
+	 * kept chunk's write would start later and the ring wait for it.
+	 */
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 
-		if (p->may_defer && b->len * MMAP_HOLD_DIV < b->map->size) {
+		if (p->may_defer && b->map->nr_free && b->len * MMAP_HOLD_DIV < b->map->size) {
 			b->map->nr_holds++;
 			p->held++;
 			p->bufs[i] = NULL;

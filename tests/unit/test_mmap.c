@@ -336,6 +336,19 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 		late_reap(&w, true);
 	mmap__close(&m);
 	free(f.mem);
+
+	/* A ring with one buffer keeps nothing: it would wait for that write. */
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 7);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(p.held, 0);
+	assert_true(p.round);
+	assert_int_equal(late.nr, 1);
+	late_reap(&w, true);
+	mmap__close(&m);
+	free(f.mem);
 }
 
 static void test_ring_lives_until_late_write_completes(void **state)
