@@ -387,6 +387,15 @@ static int collect(struct perf_reader *r, const struct perf_reader_record *rec, 
 	return 0;
 }
 
+/* Write f as NAME, open it into r and collect every record into sn. */
+static void write_and_collect(struct tfile *f, const char *name, struct perf_reader *r,
+			      struct seen *sn)
+{
+	tfile_write(f, tpath(name));
+	assert_int_equal(perf_reader__open(r, tpath(name)), 0);
+	assert_int_equal(perf_reader__for_each_record(r, collect, sn), 0);
+}
+
 static void test_records_and_samples(void **state)
 {
 	struct tfile f;
@@ -395,9 +404,7 @@ static void test_records_and_samples(void **state)
 	uint64_t base;
 
 	build_standard(&f);
-	tfile_write(&f, tpath("std.data"));
-	assert_int_equal(perf_reader__open(&r, tpath("std.data")), 0);
-	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
+	write_and_collect(&f, "std.data", &r, &sn);
 	base = r.header.data.offset;
 	assert_int_equal(sn.n, 5);
 	assert_int_equal(sn.types[0], PERF_RECORD_COMM);
@@ -777,9 +784,7 @@ static void test_sample_too_short(void **state)
 	build_standard(&f);
 	/* callchain nr far beyond the record */
 	memcpy(f.data.data + off_sample + 8 + 6 * 8, &huge, 8);
-	tfile_write(&f, tpath("short.data"));
-	assert_int_equal(perf_reader__open(&r, tpath("short.data")), 0);
-	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
+	write_and_collect(&f, "short.data", &r, &sn);
 	assert_int_equal(sn.types[1], PERF_RECORD_SAMPLE);
 	assert_int_equal(sn.parse_err[1], -EINVAL);
 	assert_int_equal(sn.parse_err[4], 0);
@@ -969,9 +974,7 @@ static void test_auxtrace_payload_skipped(void **state)
 	strbuf__addz(&f.data, 32);	/* the trace: zeros, which as records would be size 0 */
 	o = rec_begin(&f.data, PERF_RECORD_FINISHED_ROUND, 0);
 	rec_end(&f.data, o);
-	tfile_write(&f, tpath("aux.data"));
-	assert_int_equal(perf_reader__open(&r, tpath("aux.data")), 0);
-	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
+	write_and_collect(&f, "aux.data", &r, &sn);
 	assert_int_equal(sn.n, 2);
 	assert_int_equal(sn.types[1], PERF_RECORD_FINISHED_ROUND);
 	perf_reader__close(&r);
@@ -1028,9 +1031,7 @@ static void test_compressed_records(void **state)
 	add_compressed(&f.data, cc, in.data + cut, in.len - cut, ZSTD_e_end);
 	o = rec_begin(&f.data, PERF_RECORD_FINISHED_ROUND, 0);
 	rec_end(&f.data, o);
-	tfile_write(&f, tpath("z.data"));
-	assert_int_equal(perf_reader__open(&r, tpath("z.data")), 0);
-	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
+	write_and_collect(&f, "z.data", &r, &sn);
 	base = r.header.data.offset;
 	assert_int_equal(sn.n, 6);
 	assert_int_equal(sn.types[0], PERF_RECORD_COMPRESSED);
