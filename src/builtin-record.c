@@ -364,11 +364,11 @@ static int synthesize(struct record *rec)
  * busy in every pass, and a round that never closes makes perf report
  * hold every event in memory before it sorts.
  */
-static ssize_t record__pass(struct record *rec, bool last)
+static ssize_t record__pass(struct record *rec, uint64_t now, bool last)
 {
 	struct evlist *el = &rec->evlist;
 	struct mmap_pass *p = &rec->pass;
-	bool may_defer = !last && now_ns() - rec->last_round_ns < ROUND_MAX_NS;
+	bool may_defer = !last && now - rec->last_round_ns < ROUND_MAX_NS;
 	ssize_t n = mmap__pass_copy(el->mmaps, el->nr_mmaps, p, may_defer);
 	int err;
 
@@ -385,7 +385,7 @@ static ssize_t record__pass(struct record *rec, bool last)
 	err = mmap__pass_submit(p);
 	if (p->round) {
 		rec->nr_rounds++;
-		rec->last_round_ns = now_ns();
+		rec->last_round_ns = now;
 	}
 	return n < 0 ? n : err ? err : n;
 }
@@ -436,9 +436,9 @@ static int record__loop(struct record *rec, int sfd)
 	pfd[nfds - 1].events = POLLIN;
 
 	while (!done_signal) {
-		ssize_t n = record__pass(rec, false);
+		uint64_t t = now_ns();
+		ssize_t n = record__pass(rec, t, false);
 		bool tick;
-		uint64_t t;
 		int r;
 
 		if (n < 0) {
@@ -452,7 +452,6 @@ static int record__loop(struct record *rec, int sfd)
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
 		 * or when a signal says so, not on every pass of a busy loop.
 		 */
-		t = now_ns();
 		tick = t - last_tick >= HEADER_SYNC_NS;
 		if (tick) {
 			output__sync_header_size(&rec->out);
@@ -831,7 +830,7 @@ int cmd_record(int argc, char **argv)
 	/* Stop the events, then take what they left in the rings. */
 	evlist__disable(&rec->evlist);
 	if (!err) {
-		ssize_t n = record__pass(rec, true);
+		ssize_t n = record__pass(rec, now_ns(), true);
 
 		if (n < 0)
 			err = n;

@@ -231,7 +231,7 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 	p->may_defer = may_defer;
 	for (int i = 0; i < nr_maps; i++) {
 		struct mmap_buf *b = NULL;
-		ssize_t n = may_defer ? mmap__copy_or_defer(&maps[i], &b) : mmap__copy(&maps[i], &b);
+		ssize_t n = copy(&maps[i], &b, may_defer);
 
 		if (n == -EAGAIN) {
 			p->deferred++;

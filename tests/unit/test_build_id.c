@@ -19,21 +19,12 @@
 #include <unistd.h>
 
 #include "build-id.h"
-
-static char tmpdir[] = "/tmp/perfcap-test-build-id.XXXXXX";
-
-static int group_setup(void **state)
-{
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
+#include "tmpdir.h"
 
 static int group_teardown(void **state)
 {
-	char cmd[256];
-
 	build_id__cache_free();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_teardown(state);
 }
 
 /* First line of a shell command's output, or -1. */
@@ -112,7 +103,7 @@ static void test_program_headers_only(void **state)
 	int fd;
 
 	assert_int_equal(build_id__from_file("/bin/ls", &want), 0);
-	snprintf(path, sizeof(path), "%s/noshdr", tmpdir);
+	snprintf(path, sizeof(path), "%s", tpath("noshdr"));
 	snprintf(cmd, sizeof(cmd), "cp /bin/ls '%s'", path);
 	assert_int_equal(system(cmd), 0);
 	fd = open(path, O_RDWR);
@@ -146,7 +137,7 @@ static void test_linker_chosen_id(void **state)
 	struct build_id bid;
 	char path[256], hex[2 * BUILD_ID_MAX + 1];
 
-	snprintf(path, sizeof(path), "%s/chosen", tmpdir);
+	snprintf(path, sizeof(path), "%s", tpath("chosen"));
 	if (build_prog(path, "0x0123456789abcdef"))
 		skip();
 	assert_int_equal(build_id__from_file(path, &bid), 0);
@@ -159,7 +150,7 @@ static void test_no_build_id(void **state)
 	struct build_id bid;
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	snprintf(path, sizeof(path), "%s", tpath("none"));
 	if (build_prog(path, "none"))
 		skip();
 	/* an ELF file, with notes (ABI tag), but no build id */
@@ -173,7 +164,7 @@ static void test_section_only(void **state)
 	struct build_id bid;
 	char cmd[1024], obj[256], hex[2 * BUILD_ID_MAX + 1];
 
-	snprintf(obj, sizeof(obj), "%s/rel.o", tmpdir);
+	snprintf(obj, sizeof(obj), "%s", tpath("rel.o"));
 	if (!have("cc") || !have("ld"))
 		skip();
 	snprintf(cmd, sizeof(cmd),
@@ -194,7 +185,7 @@ static void test_not_elf_and_missing(void **state)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/text", tmpdir);
+	snprintf(path, sizeof(path), "%s", tpath("text"));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "hello, world\n", 13), 13);
@@ -354,7 +345,7 @@ static void test_cache(void **state)
 	char path[256], cmd[768];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/cached", tmpdir);
+	snprintf(path, sizeof(path), "%s", tpath("cached"));
 	/* not ELF yet */
 	snprintf(cmd, sizeof(cmd), "echo text > '%s'", path);
 	assert_int_equal(system(cmd), 0);
@@ -422,6 +413,6 @@ int main(void)
 		cmocka_unit_test(test_cached_device_not_opened),
 	};
 
-	return cmocka_run_group_tests_name("build-id", tests, group_setup,
+	return cmocka_run_group_tests_name("build-id", tests, tmpdir_setup,
 					   group_teardown);
 }

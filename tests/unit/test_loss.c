@@ -21,6 +21,7 @@
 #include "util.h"
 
 #include "record-builder.h"
+#include "tmpdir.h"
 
 /* ---- the union of intervals ------------------------------------------ */
 
@@ -158,17 +159,6 @@ static void test_timeline_no_timestamps(void **state)
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
-static char tmpdir[256];
-
-static char *tpath(const char *name)
-{
-	static char buf[2][512];
-	static int n;
-	char *p = buf[n++ % 2];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
 
 
 /* The sample_id trailer for ST: tid, time, cpu, identifier. */
@@ -413,20 +403,6 @@ static void test_cmd_exit_codes(void **state)
 	assert_int_equal(run_quiet(3, (char *[]){ "loss", ok, ok, NULL }), 2);
 }
 
-static int setup_tmp(void **state)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_loss.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_tmp(void **state)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,5 +416,5 @@ int main(void)
 		cmocka_unit_test(test_cmd_exit_codes),
 	};
 
-	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -23,6 +23,7 @@
 #include "util.h"
 
 #include "record-builder.h"
+#include "tmpdir.h"
 
 /* ---- a perf.data builder ------------------------------------------------ */
 
@@ -186,17 +187,6 @@ static void add_trailer(struct strbuf *sb, uint64_t st, uint32_t pid, uint32_t t
 		strbuf__add_u64(sb, id);
 }
 
-static char tmpdir[256];
-
-static char *tpath(const char *name)
-{
-	static char buf[4][512];
-	static int n;
-	char *p = buf[n++ % 4];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
 
 /* Expected failures print their message: keep it out of the test output. */
 static int saved_stderr = -1;
@@ -217,21 +207,6 @@ static void quiet_end(void)
 	dup2(saved_stderr, 2);
 	close(saved_stderr);
 	saved_stderr = -1;
-}
-
-static int setup_tmp(void **state)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_reader.XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	return 0;
-}
-
-static int teardown_tmp(void **state)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 /* ---- the file most tests read ------------------------------------------ */
@@ -1108,5 +1083,5 @@ int main(void)
 		cmocka_unit_test(test_names),
 	};
 
-	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
