@@ -8,7 +8,10 @@
  * is blocked in every thread and read from a signalfd, so a completion
  * is one queued signal, read only when we must wait (back-pressure,
  * drain): completions never wake the record loop, which reaps them
- * without blocking after each pass. perf record --aio instead loops on
+ * without blocking after each pass. (Nothing else in the process may
+ * sleep on a signalfd: the kernel wakes every signalfd reader of the
+ * process for each signal. The loop hears of SIGINT through an eventfd
+ * for that reason; see builtin-record.c.) perf record --aio instead loops on
  * aio_suspend() with a 1 ms timeout, and pays for it in context switches.
  *
  * Measured against SIGEV_NONE + aio_suspend() without a timeout: that

@@ -76,10 +76,14 @@ fails() {
 	pid=$!
 	sleep 1
 	kill -INT $pid
-	wait $pid
+	rc=0; wait $pid || rc=$?
+	pids=$(perf script -i o.data -F pid 2>/dev/null | sort -u | wc -l)
+	cpus=$(perf script -i o.data -F cpu 2>/dev/null | sort -u | wc -l)
+	echo "exit $rc; samples from $pids tasks, on $cpus CPUs of $(nproc)"
+	[ "$rc" = 0 ]
 	# System-wide: samples from more than one task, on every CPU.
-	[ "$(perf script -i o.data -F pid 2>/dev/null | sort -u | wc -l)" -gt 1 ]
-	[ "$(perf script -i o.data -F cpu 2>/dev/null | sort -u | wc -l)" = "$(nproc)" ]
+	[ "$pids" -gt 1 ]
+	[ "$cpus" = "$(nproc)" ]
 }
 
 @test "conflicting targets: -p with -t is a usage error" {
