@@ -334,6 +334,27 @@ setup() {
 	done
 }
 
+@test "the recorder's threads ask for 0.1 ms scheduler slices; the workload keeps the default" {
+	# EEVDF's per-task slice request (sched_attr.sched_runtime) is Linux 6.12+.
+	grep -q '^se.slice' /proc/self/sched || skip "no se.slice in /proc/self/sched"
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min%%[!0-9]*}" -ge 12 ]; } ||
+		skip "kernel $(uname -r) has no per-task slices (6.12+)"
+	default=$(awk '$1 == "se.slice" { print $3 }' /proc/self/sched)
+	"$P" record -q --aio -a -e cpu-clock -o sl.data -- \
+		sh -c 'sleep 0.5; awk '"'"'$1 == "se.slice" { print $3 }'"'"' /proc/$$/sched > work.slice' &
+	rec=$!
+	sleep 0.3
+	slices=$(for t in /proc/$rec/task/*; do awk '$1 == "se.slice" { print $3 }' "$t/sched"; done)
+	wait "$rec"
+	echo "recorder threads: $(echo $slices); workload: $(cat work.slice); default: $default"
+	# The loop and glibc's AIO helper thread, both at 0.1 ms.
+	[ "$(wc -l <<<"$slices")" -ge 2 ]
+	[ -z "$(grep -v '^100000$' <<<"$slices")" ]
+	[ "$(cat work.slice)" = "$default" ]
+	[ "$default" != 100000 ]
+}
+
 # ---- writers -------------------------------------------------------------------
 
 @test "--aio, --aio=4 and --writer=uring write files perf reads the same way" {
