@@ -258,13 +258,18 @@ int mmap__pass_submit(struct mmap_pass *p)
 
 	/*
 	 * Small chunks wait in their buffer for more (unless this pass may
-	 * not), where the ring has another buffer free: with one buffer, a
-	 * kept chunk's write would start later and the ring wait for it.
+	 * not), with one buffer per ring too (--aio, and the default writer,
+	 * which saves pwrite calls). With one buffer, a write handed to
+	 * glibc's idle helper thread preempted the loop twice (the wakeup,
+	 * then the lock it was woken under), and writing every small chunk
+	 * cost dwarf-small about 20k involuntary switches a run. Kept, 9
+	 * reps: --aio switches 33.6k -> 22.5k, loss 8.3% -> 6.6%; tracepoint
+	 * flood 2.19% -> 1.97% (bench/results/2026-11-30-vm2cpu-slice.md).
 	 */
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 
-		if (p->may_defer && b->map->nr_free && b->len * MMAP_HOLD_DIV < b->map->size) {
+		if (p->may_defer && b->len * MMAP_HOLD_DIV < b->map->size) {
 			b->map->nr_holds++;
 			p->held++;
 			p->bufs[i] = NULL;

@@ -97,9 +97,9 @@ ssize_t mmap__push(struct mmap *m);
  * One pass over the rings: copy every ring that has data (mmap__copy, or
  * mmap__copy_or_defer if may_defer), then submit the chunks at offsets
  * reserved in ring order. If may_defer, a chunk under 1/MMAP_HOLD_DIV of
- * its ring, of a ring with another buffer free, is kept in its buffer for
- * the ring's next copies instead (fewer, larger writes: each write wakes
- * a writer thread or costs a system call). The last chunk carries a FINISHED_ROUND only when no ring
+ * its ring is kept in its buffer for the ring's next copies instead
+ * (fewer, larger writes: each write wakes a writer thread or costs a
+ * system call). The last chunk carries a FINISHED_ROUND only when no ring
  * was put off and no chunk kept: perf report sorts each round's events
  * only up to the previous round's last timestamp, and a ring put off or a
  * chunk kept now puts events older than that in the file later.

@@ -337,15 +337,30 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	mmap__close(&m);
 	free(f.mem);
 
-	/* A ring with one buffer keeps nothing: it would wait for that write. */
+	/*
+	 * A ring with one buffer (--aio) keeps small chunks too; once the
+	 * kept chunks are written, the ring is put off while that write is
+	 * in flight and the ring under half full.
+	 */
 	fake_init(&f);
 	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 7);
 	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
 	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(p.held, 1);
+	assert_false(p.round);
+	assert_int_equal(late.nr, 0);
+	assert_int_equal(f.pc->data_tail, 64);
+	fake_put_bytes(&f, 2000, 8);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
+	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_int_equal(p.held, 0);
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
+	assert_int_equal(late.q[0]->len, 2064 + 8);
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 9);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 0);
+	assert_int_equal(p.deferred, 1);
 	late_reap(&w, true);
 	mmap__close(&m);
 	free(f.mem);
