@@ -13,7 +13,8 @@
 # Recorders (-w): perfcap-sync perfcap-aio perfcap-aioN perfcap-uring
 #                 perf perf-aio perf-aioN perf-threads (N: --aio=N)
 #                 alt-sync alt-aio alt-aioN alt-uring: another perfcap binary,
-#                 ALT=/path/to/perfcap (A/B of a change inside one run)
+#                 ALT=/path/to/perfcap (A/B of a change inside one run);
+#                 alt2-*: the same with ALT2, for a third binary
 #
 # Every recorder runs with -N (no build-id cache: perfcap keeps none, and
 # perf 6.1's cache step aborted with "stack smashing detected" on large
@@ -25,7 +26,8 @@
 # workload's work without a recorder (same rep) over its work with one.
 # Raw rows go to DIR/raw.csv, the table to DIR/table.md.
 # Environment: PERF, PERFCAP (the binaries), W (the workloads' folder),
-# TIME (GNU time), ALT (the alt-* binary); bench/device/ sets them.
+# TIME (GNU time), ALT and ALT2 (the alt-* and alt2-* binaries);
+# bench/device/ sets the first four.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=3 DUR=3 OUTDIR=bench/out/$(date +%Y%m%d-%H%M%S)
@@ -73,6 +75,10 @@ rec_cmd() {
 	alt-aio) echo "${ALT:?ALT=perfcap binary} record --aio" ;;
 	alt-aio[0-9]*) echo "${ALT:?ALT=perfcap binary} record --aio=${1#alt-aio}" ;;
 	alt-uring) echo "${ALT:?ALT=perfcap binary} record --writer=uring" ;;
+	alt2-sync) echo "${ALT2:?ALT2=perfcap binary} record" ;;
+	alt2-aio) echo "${ALT2:?ALT2=perfcap binary} record --aio" ;;
+	alt2-aio[0-9]*) echo "${ALT2:?ALT2=perfcap binary} record --aio=${1#alt2-aio}" ;;
+	alt2-uring) echo "${ALT2:?ALT2=perfcap binary} record --writer=uring" ;;
 	perf) echo "$PERF record" ;;
 	perf-aio) echo "$PERF record --aio" ;;
 	perf-aio[0-9]*) echo "$PERF record --aio=${1#perf-aio}" ;;
