@@ -598,7 +598,8 @@ static void print_switches(void)
 {
 	struct rusage self, loop;
 
-	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_THREAD, &loop))
+	/* The thread first: a switch between the two calls then counts in both. */
+	if (getrusage(RUSAGE_THREAD, &loop) || getrusage(RUSAGE_SELF, &self))
 		return;
 	fprintf(stderr, "[ perfcap record: context switches (voluntary/involuntary): "
 		"%ld/%ld in the loop, %ld/%ld in other threads ]\n",

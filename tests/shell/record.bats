@@ -334,6 +334,14 @@ setup() {
 	done
 }
 
+@test "-v says where the context switches are: the loop and the other threads, none negative" {
+	run "$P" record -v --aio -e cpu-clock -o cs.data -- "$W/parallel" -j 2 -t 0.3
+	[ "$status" = 0 ]
+	line=$(grep 'context switches' <<<"$output")
+	echo "$line"
+	[[ $line =~ ^\[\ perfcap\ record:\ context\ switches\ \(voluntary/involuntary\):\ [0-9]+/[0-9]+\ in\ the\ loop,\ [0-9]+/[0-9]+\ in\ other\ threads\ \]$ ]]
+}
+
 @test "the recorder's threads ask for 0.1 ms scheduler slices; the workload keeps the default" {
 	# EEVDF's per-task slice request (sched_attr.sched_runtime) is Linux 6.12+.
 	grep -q '^se.slice' /proc/self/sched || skip "no se.slice in /proc/self/sched"
