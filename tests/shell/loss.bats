@@ -149,13 +149,15 @@ assert sum(e["samples"] for e in d["events"]) == d["samples"]
 }
 
 @test "perfcap record with tiny rings: lost > 0, said on stderr, the same in perfcap loss and perf" {
-	run -0 "$P" record "${LOSSY_OPTS[@]}" -o tiny.data -- "$W/parallel" -t 1
+	# 2 KiB dwarf stacks in 4 KiB rings: with -g alone perfcap kept up,
+	# and the test skipped, in up to 3 of some 15 full runs on 2026-11-30.
+	run -0 "$P" record "${LOSSY_OPTS[@]}" --call-graph dwarf,2048 -o tiny.data -- "$W/parallel" -t 1
 	echo "$output"
 	summary=$(grep 'perfcap record: .* lost ' <<<"$output")
 	read -r lost records <<<"$(sed -nE 's/.*lost ([0-9]+) samples \([0-9.]+%, ([0-9]+) LOST records\).*/\1 \2/p' <<<"$summary")"
 	echo "summary: lost $lost samples, $records LOST records"
 	[ -n "$lost" ]
-	[ "$lost" -gt 0 ] || skip "perfcap kept up with -m 1 -c 50000 this time"
+	[ "$lost" -gt 0 ] || skip "perfcap kept up with -m 1 -c 50000 and dwarf stacks this time"
 	run -0 "$P" loss --json tiny.data
 	j=$output
 	python3 -c '
