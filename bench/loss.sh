@@ -66,19 +66,23 @@ scen_workload() {
 	esac
 }
 rec_cmd() {
+	local bin=
 	case $1 in
-	perfcap-sync) echo "$PERFCAP record" ;;
-	perfcap-aio) echo "$PERFCAP record --aio" ;;
-	perfcap-aio[0-9]*) echo "$PERFCAP record --aio=${1#perfcap-aio}" ;;
-	perfcap-uring) echo "$PERFCAP record --writer=uring" ;;
-	alt-sync) echo "${ALT:?ALT=perfcap binary} record" ;;
-	alt-aio) echo "${ALT:?ALT=perfcap binary} record --aio" ;;
-	alt-aio[0-9]*) echo "${ALT:?ALT=perfcap binary} record --aio=${1#alt-aio}" ;;
-	alt-uring) echo "${ALT:?ALT=perfcap binary} record --writer=uring" ;;
-	alt2-sync) echo "${ALT2:?ALT2=perfcap binary} record" ;;
-	alt2-aio) echo "${ALT2:?ALT2=perfcap binary} record --aio" ;;
-	alt2-aio[0-9]*) echo "${ALT2:?ALT2=perfcap binary} record --aio=${1#alt2-aio}" ;;
-	alt2-uring) echo "${ALT2:?ALT2=perfcap binary} record --writer=uring" ;;
+	perfcap-*) bin=$PERFCAP ;;
+	alt-*) bin=${ALT:?ALT=perfcap binary} ;;
+	alt2-*) bin=${ALT2:?ALT2=perfcap binary} ;;
+	esac
+	if [ -n "$bin" ]; then
+		case ${1#*-} in
+		sync) echo "$bin record" ;;
+		aio) echo "$bin record --aio" ;;
+		aio[0-9]*) echo "$bin record --aio=${1#*-aio}" ;;
+		uring) echo "$bin record --writer=uring" ;;
+		*) echo "bench/loss.sh: unknown recorder '$1'" >&2; exit 2 ;;
+		esac
+		return
+	fi
+	case $1 in
 	perf) echo "$PERF record" ;;
 	perf-aio) echo "$PERF record --aio" ;;
 	perf-aio[0-9]*) echo "$PERF record --aio=${1#perf-aio}" ;;

@@ -439,8 +439,10 @@ static int signals__catch(void)
 
 	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (wake_fd < 0) {
-		pr_err("eventfd: %s\n", strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		pr_err("eventfd: %s\n", strerror(-err));
+		return err;
 	}
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(loop_signals); i++)
