@@ -12,6 +12,9 @@
 #   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
 # Recorders (-w): perfcap-sync perfcap-aio perfcap-aioN perfcap-uring
 #                 perf perf-aio perf-aioN perf-threads (N: --aio=N)
+#                 perfB perfB-aio perfB-aioN perfB-threads: the same with -B
+#                 (no build ids: without the pass over the file that perf
+#                 makes after recording, most of its CPU time in a flood)
 #                 alt-sync alt-aio alt-aioN alt-uring: another perfcap binary,
 #                 ALT=/path/to/perfcap (A/B of a change inside one run);
 #                 alt2-*: the same with ALT2, for a third binary
@@ -47,9 +50,6 @@ W=${W:-$PWD/build/workloads}
 TIME=${TIME:-/usr/bin/time}
 [ -x "$PERFCAP" ] && [ -x "$W/parallel" ] || make -s
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-mkdir -p "$OUTDIR"
-RAW=$OUTDIR/raw.csv
-echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed" > "$RAW"
 MAXRATE=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 
 scen_opts() {
@@ -57,6 +57,7 @@ scen_opts() {
 	dwarf-small) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 8" ;;
 	dwarf-large) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 256" ;;
 	tpflood) echo "-e raw_syscalls:sys_enter,sched:sched_switch -m 64" ;;
+	*) echo "bench/loss.sh: unknown scenario '$1'" >&2 ;;
 	esac
 }
 scen_workload() {
@@ -82,11 +83,15 @@ rec_cmd() {
 		esac
 		return
 	fi
-	case $1 in
-	perf) echo "$PERF record" ;;
-	perf-aio) echo "$PERF record --aio" ;;
-	perf-aio[0-9]*) echo "$PERF record --aio=${1#perf-aio}" ;;
-	perf-threads) echo "$PERF record --threads" ;;
+	local r=$1 b=
+	case $r in
+	perfB*) r=perf${r#perfB} b=" -B" ;;
+	esac
+	case $r in
+	perf) echo "$PERF record$b" ;;
+	perf-aio) echo "$PERF record$b --aio" ;;
+	perf-aio[0-9]*) echo "$PERF record$b --aio=${r#perf-aio}" ;;
+	perf-threads) echo "$PERF record$b --threads" ;;
 	*) echo "bench/loss.sh: unknown recorder '$1'" >&2; exit 2 ;;
 	esac
 }
@@ -96,6 +101,10 @@ work_of() { sed -n 's/.* \([0-9][0-9]*\) iterations.*/\1/p' "$1" | tail -n 1; }
 IFS=, read -r -a scenarios <<< "$SCEN"
 IFS=, read -r -a recorders <<< "$RECS"
 for r in "${recorders[@]}"; do rec_cmd "$r" >/dev/null || exit 2; done
+for s in "${scenarios[@]}"; do [ -n "$(scen_opts "$s")" ] || exit 2; done
+mkdir -p "$OUTDIR"
+RAW=$OUTDIR/raw.csv
+echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed" > "$RAW"
 for rep in $(seq 1 "$REPS"); do
 	for s in "${scenarios[@]}"; do
 		# Baseline: the workload alone.
