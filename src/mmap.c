@@ -251,6 +251,25 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 	return total;
 }
 
+/*
+ * Is this chunk kept in its buffer for the ring's next copies? With one
+ * buffer per ring, only under 1/MMAP_HOLD_DIV of the ring: while that
+ * buffer is written the ring cannot be copied, so it must go out while
+ * the ring still has room. With more, until the buffer is full: the next
+ * copies take another buffer while it is written. Against holding to half
+ * with more buffers too (two interleaved runs, 9 and 7 reps): the flood's
+ * switches with --aio=4 14.7k/13.9k vs 15.9k/15.4k (perf 17.1k/14.6k),
+ * loss unchanged within the noise (bench/results/2026-11-30-vm2cpu-flood4.md).
+ */
+static bool mmap__keeps(const struct mmap_buf *b)
+{
+	const struct mmap *m = b->map;
+
+	if (m->nr_bufs > 1)
+		return b->len < m->size;
+	return b->len * MMAP_HOLD_DIV < m->size;
+}
+
 int mmap__pass_submit(struct mmap_pass *p)
 {
 	struct mmap_buf *last = NULL;
@@ -269,7 +288,7 @@ int mmap__pass_submit(struct mmap_pass *p)
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 
-		if (p->may_defer && b->len * MMAP_HOLD_DIV < b->map->size) {
+		if (p->may_defer && mmap__keeps(b)) {
 			b->map->nr_holds++;
 			p->held++;
 			p->bufs[i] = NULL;

@@ -96,10 +96,10 @@ ssize_t mmap__push(struct mmap *m);
 /*
  * One pass over the rings: copy every ring that has data (mmap__copy, or
  * mmap__copy_or_defer if may_defer), then submit the chunks at offsets
- * reserved in ring order. If may_defer, a chunk under 1/MMAP_HOLD_DIV of
- * its ring is kept in its buffer for the ring's next copies instead
- * (fewer, larger writes: each write wakes a writer thread or costs a
- * system call). The last chunk carries a FINISHED_ROUND only when no ring
+ * reserved in ring order. If may_defer, a chunk is kept in its buffer for
+ * the ring's next copies instead (fewer, larger writes: each write wakes a
+ * writer thread or costs a system call): with one buffer per ring while
+ * under 1/MMAP_HOLD_DIV of the ring, with more until the buffer is full. The last chunk carries a FINISHED_ROUND only when no ring
  * was put off and no chunk kept: perf report sorts each round's events
  * only up to the previous round's last timestamp, and a ring put off or a
  * chunk kept now puts events older than that in the file later.
@@ -109,7 +109,7 @@ struct mmap_pass {
 	struct mmap_buf **bufs;	/* room for one chunk per ring */
 	int nr;			/* chunks copied or held */
 	int deferred;		/* rings put off: all their buffers in flight */
-	int held;		/* chunks kept for more: under 1/MMAP_HOLD_DIV of the ring */
+	int held;		/* chunks kept in their buffers for more */
 	bool may_defer;
 	bool round;		/* this pass closed a round */
 };

@@ -303,37 +303,48 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	assert_int_equal(slot->len, 128);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_int_equal(late.nr, 0);
-	/* Half the ring: one write of all three copies, and the round. */
+	/*
+	 * With two buffers a chunk is kept until the buffer is full: half
+	 * the ring is kept too.
+	 */
 	fake_put_bytes(&f, 2000, 3);
 	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
+	assert_int_equal(slot->len, 2128);
 	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_true(p.round);
+	assert_int_equal(p.held, 1);
+	assert_false(p.round);
+	assert_int_equal(late.nr, 0);
+	/*
+	 * What does not fit behind a kept chunk makes it go first; the copy
+	 * takes the other buffer and is kept in turn.
+	 */
+	fake_put_bytes(&f, 2000, 4);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
 	assert_int_equal(late.nr, 1);
-	assert_int_equal(late.q[0]->len, 2128 + 8);
+	assert_int_equal(late.q[0]->len, 2128);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(p.held, 1);
+	assert_int_equal(late.nr, 1);
 	late_reap(&w, true);
 	assert_int_equal(late.file[8], 1);
 	assert_int_equal(late.file[64 + 8], 2);
+	assert_int_equal(late.file[128 + 8], 3);
+	/* A buffer filled to the ring's size is written at once. */
+	fake_put_bytes(&f, RING - 2000, 5);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), RING - 2000);
+	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(p.held, 0);
+	assert_true(p.round);
+	assert_int_equal(late.nr, 1);
+	assert_int_equal(late.q[0]->len, RING + 8);
+	late_reap(&w, true);
 	/* A pass that may not keep chunks writes a small one at once. */
-	fake_put(&f, PERF_RECORD_SAMPLE, 64, 4);
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 6);
 	assert_int_equal(mmap__pass_copy(&m, 1, &p, false), 64);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 64 + 8);
 	late_reap(&w, true);
-	/* What does not fit behind a kept chunk makes it go first. */
-	fake_put_bytes(&f, 1000, 5);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 1000);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(late.nr, 0);
-	fake_put_bytes(&f, 3504, 6);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 3504);
-	assert_int_equal(late.nr, 1);
-	assert_int_equal(late.q[0]->len, 1000);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(late.nr, 2);
-	assert_int_equal(late.q[1]->len, 3504 + 8);
-	while (late.nr)
-		late_reap(&w, true);
 	mmap__close(&m);
 	free(f.mem);
 
