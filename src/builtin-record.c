@@ -11,9 +11,10 @@
  * The loop: one pass copies every ring that has data into a data
  * buffer and hands the ring back at once; then the chunks are submitted
  * to the writer at offsets reserved in order, the last one carrying a
- * FINISHED_ROUND. A chunk under half its ring's size stays in its buffer,
- * and the next copies of that ring go behind it, so writes are few and
- * large; a ring whose buffers are all in flight and that is less than
+ * FINISHED_ROUND. A chunk stays in its buffer and the next copies of that
+ * ring go behind it, so writes are few and large (with one buffer per
+ * ring until half the ring's size, with more until the buffer is full:
+ * mmap__keeps()); a ring whose buffers are all in flight and that is less than
  * half full is put off to a later pass instead of waited for. A pass that
  * kept or put off anything closes no round, and at least every
  * ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
