@@ -14,8 +14,9 @@
  * FINISHED_ROUND. A chunk stays in its buffer and the next copies of that
  * ring go behind it, so writes are few and large (with one buffer per
  * ring until half the ring's size, with more until the buffer is full:
- * mmap__keeps()); a ring whose buffers are all in flight and that is less than
- * half full is put off to a later pass instead of waited for. A pass that
+ * keep_chunk() in mmap.c); a ring whose buffers are all in flight and
+ * that is less than half full is put off to a later pass instead of
+ * waited for. A pass that
  * kept or put off anything closes no round, and at least every
  * ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
  * poll() on the rings (the kernel wakes it at a watermark) and on an

@@ -261,7 +261,7 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
  * switches with --aio=4 14.7k/13.9k vs 15.9k/15.4k (perf 17.1k/14.6k),
  * loss unchanged within the noise (bench/results/2026-11-30-vm2cpu-flood4.md).
  */
-static bool mmap__keeps(const struct mmap_buf *b)
+static bool keep_chunk(const struct mmap_buf *b)
 {
 	const struct mmap *m = b->map;
 
@@ -288,7 +288,7 @@ int mmap__pass_submit(struct mmap_pass *p)
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 
-		if (p->may_defer && mmap__keeps(b)) {
+		if (p->may_defer && keep_chunk(b)) {
 			b->map->nr_holds++;
 			p->held++;
 			p->bufs[i] = NULL;
