@@ -100,9 +100,10 @@ ssize_t mmap__push(struct mmap *m);
  * the ring's next copies instead (fewer, larger writes: each write wakes a
  * writer thread or costs a system call): with one buffer per ring while
  * under 1/MMAP_HOLD_DIV of the ring, with more until the buffer is full.
- * The last chunk carries a FINISHED_ROUND only when no ring was put off and no chunk kept: perf report sorts each round's events
- * only up to the previous round's last timestamp, and a ring put off or a
- * chunk kept now puts events older than that in the file later.
+ * The last chunk carries a FINISHED_ROUND only when no ring was put off
+ * and no chunk kept: perf report sorts each round's events only up to the
+ * previous round's last timestamp, and a ring put off or a chunk kept now
+ * puts events older than that in the file later.
  */
 #define MMAP_HOLD_DIV 2
 struct mmap_pass {
