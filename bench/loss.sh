@@ -27,7 +27,9 @@
 # the recorder's and its threads'; its only child is sleep). Samples and
 # loss come from `perfcap loss --json`, bytes from du. Slowdown is the
 # workload's work without a recorder (same rep) over its work with one.
-# Raw rows go to DIR/raw.csv, the table to DIR/table.md.
+# Raw rows go to DIR/raw.csv, the tables to DIR/table.md (bench/summarize.py:
+# medians per recorder, then each perfcap recorder against perf's with the
+# same writer: ratios, and the reps in which perfcap lost less).
 # Environment: PERF, PERFCAP (the binaries), W (the workloads' folder),
 # TIME (GNU time), ALT and ALT2 (the alt-* and alt2-* binaries);
 # bench/device/ sets the first four.

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Median (and min..max) of each metric per scenario and recorder, from
-bench/loss.sh's raw.csv, as a Markdown table. Ratios are against upstream
-perf record's default writer in the same scenario."""
+"""From bench/loss.sh's raw.csv, two Markdown tables: the median (and
+min-max) of each metric per scenario and recorder; then each perfcap
+recorder (perfcap-*, alt-*, alt2-*) against upstream perf record with the
+same writer in the same run (sync against perf, aio against perf-aio,
+aioN against perf-aioN, uring against perf-aio): the ratio of the medians
+and, rep by rep, in how many reps perfcap lost less. The machine is
+noisy; the rep-by-rep count says more than the medians."""
 import csv
 import statistics
 import sys
@@ -51,3 +55,47 @@ for (s, rec), all_rs in sorted(groups.items()):
           f"{fmt(col(rs, 'lost_time_fraction'), pct=True)} | {fmt(col(rs, 'cpu_s'))} | "
           f"{fmt(col(rs, 'vcs'), digits=0)} | {fmt(col(rs, 'ivcs'), digits=0)} | "
           f"{fmt(slow, digits=3)} | {fmt([b / 1e6 for b in col(rs, 'bytes')], digits=1)} |")
+
+
+def counterpart(rec):
+    """The perf recorder that a perfcap recorder is measured against."""
+    for prefix in ("perfcap-", "alt-", "alt2-"):
+        if rec.startswith(prefix):
+            w = rec[len(prefix):]
+            return "perf" if w == "sync" else "perf-aio" if w == "uring" else "perf-" + w
+    return None
+
+
+def ratio(a, b):
+    a = [v for v in a if v is not None]
+    b = [v for v in b if v is not None]
+    if not a or not b or statistics.median(b) == 0:
+        return "n/a"
+    return f"{statistics.median(a) / statistics.median(b):.2f}"
+
+
+def switches(rs):
+    return [v + iv if v is not None and iv is not None else None
+            for v, iv in zip(col(rs, "vcs"), col(rs, "ivcs"))]
+
+
+pairs_rows = []
+for (s, rec), all_rs in sorted(groups.items()):
+    other = counterpart(rec)
+    if other is None or (s, other) not in groups:
+        continue
+    rs = [r for r in all_rs if not r.get("failed")]
+    ps = [r for r in groups[(s, other)] if not r.get("failed")]
+    by_rep = {r["rep"]: float(r["loss_fraction"]) for r in ps}
+    both = [(float(r["loss_fraction"]), by_rep[r["rep"]]) for r in rs if r["rep"] in by_rep]
+    less = sum(1 for a, b in both if a < b)
+    pairs_rows.append(f"| {s} | {rec} | {other} | {less} of {len(both)} | "
+                      f"{ratio(col(rs, 'loss_fraction'), col(ps, 'loss_fraction'))} | "
+                      f"{ratio(col(rs, 'cpu_s'), col(ps, 'cpu_s'))} | "
+                      f"{ratio(switches(rs), switches(ps))} |")
+if pairs_rows:
+    print()
+    print("| scenario | recorder | against | reps it lost less | loss ratio | "
+          "CPU ratio | switches ratio |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(pairs_rows))
