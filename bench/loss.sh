@@ -41,7 +41,7 @@ RECS=perfcap-sync,perfcap-aio,perfcap-aio4,perfcap-uring,perf,perf-aio,perf-aio4
 while getopts r:d:s:w:o: opt; do
 	case $opt in
 	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; s) SCEN=$OPTARG ;; w) RECS=$OPTARG ;;
-	o) OUTDIR=$OPTARG ;; *) sed -n 2,28p "$0"; exit 2 ;;
+	o) OUTDIR=$OPTARG ;; *) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
