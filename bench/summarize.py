@@ -22,6 +22,11 @@ def med(vals):
     return statistics.median(vals) if vals else None
 
 
+def ok(rs):
+    """The rows of runs that did not fail."""
+    return [r for r in rs if not r.get("failed")]
+
+
 def col(rs, key, f=float):
     out = []
     for r in rs:
@@ -46,7 +51,7 @@ print("| scenario | recorder | runs (failed) | samples | loss | lost time / elap
       "recorder CPU s | vol. cs | invol. cs | slowdown | MB written |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for (s, rec), all_rs in sorted(groups.items()):
-    rs = [r for r in all_rs if not r.get("failed")]
+    rs = ok(all_rs)
     nfail = len(all_rs) - len(rs)
     slow = [float(r["base_work"]) / float(r["work"]) if r["work"] and float(r["work"]) else None
             for r in rs]
@@ -67,11 +72,8 @@ def counterpart(rec):
 
 
 def ratio(a, b):
-    a = [v for v in a if v is not None]
-    b = [v for v in b if v is not None]
-    if not a or not b or statistics.median(b) == 0:
-        return "n/a"
-    return f"{statistics.median(a) / statistics.median(b):.2f}"
+    ma, mb = med(a), med(b)
+    return "n/a" if ma is None or not mb else f"{ma / mb:.2f}"
 
 
 def switches(rs):
@@ -84,8 +86,7 @@ for (s, rec), all_rs in sorted(groups.items()):
     other = counterpart(rec)
     if other is None or (s, other) not in groups:
         continue
-    rs = [r for r in all_rs if not r.get("failed")]
-    ps = [r for r in groups[(s, other)] if not r.get("failed")]
+    rs, ps = ok(all_rs), ok(groups[(s, other)])
     by_rep = {r["rep"]: float(r["loss_fraction"]) for r in ps}
     both = [(float(r["loss_fraction"]), by_rep[r["rep"]]) for r in rs if r["rep"] in by_rep]
     less = sum(1 for a, b in both if a < b)

@@ -16,9 +16,8 @@
  * ring until half the ring's size, with more until the buffer is full:
  * keep_chunk() in mmap.c); a ring whose buffers are all in flight and
  * that is less than half full is put off to a later pass instead of
- * waited for. A pass that
- * kept or put off anything closes no round, and at least every
- * ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
+ * waited for. A pass that kept or put off anything closes no round, and
+ * at least every ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
  * poll() on the rings (the kernel wakes it at a watermark) and on an
  * eventfd written by the handler of the signals that end the recording.
  * Write completions never wake it: they are reaped without blocking after

@@ -252,14 +252,20 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 }
 
 /*
- * Is this chunk kept in its buffer for the ring's next copies? With one
- * buffer per ring, only under 1/MMAP_HOLD_DIV of the ring: while that
- * buffer is written the ring cannot be copied, so it must go out while
- * the ring still has room. With more, until the buffer is full: the next
- * copies take another buffer while it is written. Against holding to half
- * with more buffers too (two interleaved runs, 9 and 7 reps): the flood's
+ * Is this chunk kept in its buffer for the ring's next copies (fewer,
+ * larger writes)? With one buffer per ring (--aio, the default writer),
+ * only under 1/MMAP_HOLD_DIV of the ring: while that buffer is written
+ * the ring cannot be copied, so it must go out while the ring still has
+ * room. With more, until the buffer is full: the next copies take another
+ * buffer while it is written.
+ *
+ * Measured. Keeping with one buffer too, 9 reps: --aio switches in
+ * dwarf-small 33.6k -> 22.5k, loss 8.3% -> 6.6% (a write handed to glibc's
+ * idle helper preempted the loop twice, at the wakeup and at the lock it
+ * was woken under; bench/results/2026-11-30-vm2cpu-slice.md). Until full
+ * with more buffers, against half, two runs of 9 and 7 reps: the flood's
  * switches with --aio=4 14.7k/13.9k vs 15.9k/15.4k (perf 17.1k/14.6k),
- * loss unchanged within the noise (bench/results/2026-11-30-vm2cpu-flood4.md).
+ * loss unchanged within the noise (2026-11-30-vm2cpu-flood4.md).
  */
 static bool keep_chunk(const struct mmap_buf *b)
 {
@@ -275,16 +281,7 @@ int mmap__pass_submit(struct mmap_pass *p)
 	struct mmap_buf *last = NULL;
 	int err = 0;
 
-	/*
-	 * Small chunks wait in their buffer for more (unless this pass may
-	 * not), with one buffer per ring too (--aio, and the default writer,
-	 * which saves pwrite calls). With one buffer, a write handed to
-	 * glibc's idle helper thread preempted the loop twice (the wakeup,
-	 * then the lock it was woken under), and writing every small chunk
-	 * cost dwarf-small about 20k involuntary switches a run. Kept, 9
-	 * reps: --aio switches 33.6k -> 22.5k, loss 8.3% -> 6.6%; tracepoint
-	 * flood 2.19% -> 1.97% (bench/results/2026-11-30-vm2cpu-slice.md).
-	 */
+	/* Chunks wait in their buffer for more, unless this pass may not. */
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 

@@ -342,18 +342,21 @@ setup() {
 	[[ $line =~ ^\[\ perfcap\ record:\ context\ switches\ \(voluntary/involuntary\):\ [0-9]+/[0-9]+\ in\ the\ loop,\ [0-9]+/[0-9]+\ in\ other\ threads\ \]$ ]]
 }
 
+# The scheduler slice a task asked for, from a /proc/.../sched file.
+slice_of() { awk '$1 == "se.slice" { print $3 }' "$1"; }
+
 @test "the recorder's threads ask for 0.1 ms scheduler slices; the workload keeps the default" {
 	# EEVDF's per-task slice request (sched_attr.sched_runtime) is Linux 6.12+.
 	grep -q '^se.slice' /proc/self/sched || skip "no se.slice in /proc/self/sched"
 	IFS=. read -r maj min _ <<<"$(uname -r)"
 	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min%%[!0-9]*}" -ge 12 ]; } ||
 		skip "kernel $(uname -r) has no per-task slices (6.12+)"
-	default=$(awk '$1 == "se.slice" { print $3 }' /proc/self/sched)
+	default=$(slice_of /proc/self/sched)
 	"$P" record -q --aio -a -e cpu-clock -o sl.data -- \
 		sh -c 'sleep 0.5; awk '"'"'$1 == "se.slice" { print $3 }'"'"' /proc/$$/sched > work.slice' &
 	rec=$!
 	sleep 0.3
-	slices=$(for t in /proc/$rec/task/*; do awk '$1 == "se.slice" { print $3 }' "$t/sched"; done)
+	slices=$(for t in /proc/$rec/task/*; do slice_of "$t/sched"; done)
 	wait "$rec"
 	echo "recorder threads: $(echo $slices); workload: $(cat work.slice); default: $default"
 	# The loop and glibc's AIO helper thread, both at 0.1 ms.
