@@ -27,6 +27,9 @@
 # the recorder's and its threads'; its only child is sleep). Samples and
 # loss come from `perfcap loss --json`, bytes from du. Slowdown is the
 # workload's work without a recorder (same rep) over its work with one.
+# lost_records (the last column) counts PERF_RECORD_LOST records: each
+# is one stretch in which a ring was full, so loss spread over many
+# short overflows and loss from a few long stalls look different there.
 # Raw rows go to DIR/raw.csv, the tables to DIR/table.md (bench/summarize.py:
 # medians per recorder, then each perfcap recorder against perf's with the
 # same writer: ratios, and the reps in which perfcap lost less).
@@ -106,7 +109,7 @@ for r in "${recorders[@]}"; do rec_cmd "$r" >/dev/null || exit 2; done
 for s in "${scenarios[@]}"; do [ -n "$(scen_opts "$s")" ] || exit 2; done
 mkdir -p "$OUTDIR"
 RAW=$OUTDIR/raw.csv
-echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed" > "$RAW"
+echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed,lost_records" > "$RAW"
 for rep in $(seq 1 "$REPS"); do
 	for s in "${scenarios[@]}"; do
 		# Baseline: the workload alone.
@@ -135,7 +138,7 @@ for rep in $(seq 1 "$REPS"); do
 				echo "warning: $r exited $rc on $s rep $rep:" >&2
 				tail -n 3 "$OUTDIR/rec.err" >&2
 				cp "$OUTDIR/rec.err" "$OUTDIR/$s-$r-$rep.err"
-				echo "$s,$r,$rep,,,,,,,,$work,$base,,failed" >> "$RAW"
+				echo "$s,$r,$rep,,,,,,,,$work,$base,,failed," >> "$RAW"
 				rm -rf "$out"
 				continue
 			fi
@@ -148,7 +151,8 @@ s, r, rep, u, sy, vcs, ivcs, work, base, nbytes = sys.argv[1:]
 j = json.loads('''$json''')
 lf = j.get("lost_time_fraction")
 print(",".join(str(x) for x in [s, r, rep, j["samples"], j["lost"], j["loss_fraction"],
-      "" if lf is None else lf, float(u) + float(sy), vcs, ivcs, work, base, nbytes, ""]))
+      "" if lf is None else lf, float(u) + float(sy), vcs, ivcs, work, base, nbytes, "",
+      j["lost_records"]]))
 PY
 			tail -n 1 "$RAW"
 			rm -rf "$out"

@@ -36,7 +36,7 @@ def col(rs, key, f=float):
     for r in rs:
         try:
             out.append(f(r[key]))
-        except (ValueError, KeyError):
+        except (ValueError, KeyError, TypeError):  # failed, or an older raw.csv
             out.append(None)
     return out
 
@@ -52,8 +52,8 @@ def fmt(vals, pct=False, digits=2):
 
 
 print("| scenario | recorder | runs (failed) | samples | loss | lost time / elapsed | "
-      "recorder CPU s | vol. cs | invol. cs | slowdown | MB written |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+      "LOST records | recorder CPU s | vol. cs | invol. cs | slowdown | MB written |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (s, rec), all_rs in sorted(groups.items()):
     rs = ok(all_rs)
     nfail = len(all_rs) - len(rs)
@@ -61,7 +61,8 @@ for (s, rec), all_rs in sorted(groups.items()):
             for r in rs]
     print(f"| {s} | {rec} | {len(all_rs)} ({nfail}) | {fmt(col(rs, 'samples'), digits=0)} | "
           f"{fmt(col(rs, 'loss_fraction'), pct=True)} | "
-          f"{fmt(col(rs, 'lost_time_fraction'), pct=True)} | {fmt(col(rs, 'cpu_s'))} | "
+          f"{fmt(col(rs, 'lost_time_fraction'), pct=True)} | "
+          f"{fmt(col(rs, 'lost_records'), digits=0)} | {fmt(col(rs, 'cpu_s'))} | "
           f"{fmt(col(rs, 'vcs'), digits=0)} | {fmt(col(rs, 'ivcs'), digits=0)} | "
           f"{fmt(slow, digits=3)} | {fmt([b / 1e6 for b in col(rs, 'bytes')], digits=1)} |")
 

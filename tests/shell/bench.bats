@@ -25,12 +25,13 @@ need_bench() {
 		-w perfcap-aio,perf-aio,perfB-aio -o "$BATS_TEST_TMPDIR/b"
 	echo "$output"
 	raw=$BATS_TEST_TMPDIR/b/raw.csv
-	# scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,...,failed
+	# scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,...,failed,lost_records
 	for r in perfcap-aio perf-aio perfB-aio; do
 		row=$(grep "^tpflood,$r,1," "$raw")
-		IFS=, read -r _ _ _ samples _ _ _ cpu vcs _ _ _ bytes failed <<< "$row"
-		echo "$r: samples=$samples cpu=$cpu vcs=$vcs bytes=$bytes failed=$failed"
+		IFS=, read -r _ _ _ samples _ _ _ cpu vcs _ _ _ bytes failed lrec <<< "$row"
+		echo "$r: samples=$samples cpu=$cpu vcs=$vcs bytes=$bytes failed=$failed lost_records=$lrec"
 		[ -z "$failed" ]
+		[[ $lrec =~ ^[0-9]+$ ]]
 		[ "$samples" -gt 1000 ]
 		[ "$bytes" -gt 0 ]
 		python3 -c "import sys; assert float(sys.argv[1]) > 0" "$cpu"
