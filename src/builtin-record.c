@@ -631,13 +631,15 @@ static void print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
-		uint64_t copies = 0, waits = 0, defers = 0, holds = 0;
+		uint64_t copies = 0, waits = 0, defers = 0, holds = 0, fill[8] = { 0 };
 
 		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
 			copies += rec->evlist.mmaps[i].nr_copies;
 			waits += rec->evlist.mmaps[i].nr_waits;
 			defers += rec->evlist.mmaps[i].nr_defers;
 			holds += rec->evlist.mmaps[i].nr_holds;
+			for (int f = 0; f < 8; f++)
+				fill[f] += rec->evlist.mmaps[i].nr_fill[f];
 		}
 		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
 			"more, %llu waits for a free buffer, %llu rings put off, %lu writes "
@@ -647,6 +649,15 @@ static void print_summary(struct record *rec, int err)
 			(unsigned long long)waits, (unsigned long long)defers,
 			rec->writer.nr_submits, rec->writer.nr_short,
 			(unsigned long long)rec->spins);
+		/*
+		 * How full the rings were when the loop came to them: a ring
+		 * found at 5/8 or more had little room left before it lost
+		 * events (bench/results/2026-11-30-vm2cpu-flood4.md, 11-14).
+		 */
+		fprintf(stderr, "[ perfcap record: rings found with data, by eighths full (0/8 .. 7/8+):");
+		for (int f = 0; f < 8; f++)
+			fprintf(stderr, " %llu", (unsigned long long)fill[f]);
+		fprintf(stderr, " ]\n");
 		print_switches();
 	}
 }

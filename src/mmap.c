@@ -125,6 +125,7 @@ static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 		return 0;
 	if (len > m->size)
 		return -EINVAL; /* the kernel never overruns an unread ring */
+	m->nr_fill[MIN(len * 8 / m->size, 7)]++;
 	b = m->filling;
 	if (b && b->len + len > m->size) {
 		/* No room left behind what it holds: write that first. */

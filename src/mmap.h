@@ -63,6 +63,8 @@ struct mmap {
 	uint64_t nr_waits;	/* pushes that found every buffer in flight */
 	uint64_t nr_defers;	/* ... and came back later instead of waiting */
 	uint64_t nr_holds;	/* passes that kept a small chunk for more */
+	/* Copies and put-offs by how full the ring was, in eighths (7: 7/8 or more). */
+	uint64_t nr_fill[8];
 };
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */

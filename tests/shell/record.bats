@@ -430,6 +430,12 @@ counter() { # NAME: the number before NAME in $counters
 @test "--aio in a tracepoint flood: rings put off, every round in the file, no event out of order" {
 	need_tracefs
 	flood_rounds_ok --aio
+	# Every time the loop found data it copied the ring or put it off,
+	# and -v counted it once by how full the ring was.
+	fill=$(grep 'by eighths full' <<<"$output" | sed 's/.*7\/8+)://; s/ \]$//')
+	echo "fill: $fill"
+	[ "$(wc -w <<<"$fill")" = 8 ]
+	[ "$(( $(tr ' ' '+' <<<"${fill# }") ))" = "$(( $(counter 'chunks copied') + $(counter 'rings put off') ))" ]
 	[ "$(counter 'rings put off')" -gt 0 ] || skip "no ring was put off on this machine: nothing checked"
 }
 

@@ -213,6 +213,12 @@ static void test_busy_ring_is_put_off_until_half_full(void **state)
 	assert_int_equal(mmap__copy_or_defer(&m, &b), 2400);
 	assert_int_equal(m.nr_waits, 1);
 	assert_int_equal(f.pc->data_tail, 2464);
+	/* Each time it found data, counted by how full the ring was, in eighths. */
+	{
+		const uint64_t fill[8] = { 2, 0, 0, 1, 1, 0, 0, 0 };	/* 64, 400; 2000; 2400 */
+
+		assert_memory_equal(m.nr_fill, fill, sizeof(fill));
+	}
 	mmap__submit(&m, b);
 	late_reap(&w, true);
 	mmap__close(&m);
