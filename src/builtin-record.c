@@ -13,14 +13,12 @@
  * to the writer at offsets reserved in order, the last one carrying a
  * FINISHED_ROUND. A chunk stays in its buffer and the next copies of that
  * ring go behind it, so writes are few and large (with one buffer per
- * ring until half the ring's size, a quarter with an asynchronous
- * writer, with more until the buffer is full: keep_chunk() in mmap.c).
- * A ring with one buffer is copied beside the write in flight when there
- * is room (one_buf_place()); a ring with no room in its buffers and less
- * than half full is put off to a later pass instead of waited for. A
- * pass that kept or put off anything closes no round, and at least every
- * ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps
- * in poll() on the rings (the kernel wakes it at a watermark) and on an
+ * ring until half the ring's size, with more until the buffer is full:
+ * keep_chunk() in mmap.c); a ring whose buffers are all in flight and
+ * that is less than half full is put off to a later pass instead of
+ * waited for. A pass that kept or put off anything closes no round, and
+ * at least every ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
+ * poll() on the rings (the kernel wakes it at a watermark) and on an
  * eventfd written by the handler of the signals that end the recording.
  * Write completions never wake it: they are reaped without blocking after
  * each pass.
@@ -633,22 +631,21 @@ static void print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
-		uint64_t copies = 0, waits = 0, defers = 0, holds = 0, behind = 0, fill[8] = { 0 };
+		uint64_t copies = 0, waits = 0, defers = 0, holds = 0, fill[8] = { 0 };
 
 		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
 			copies += rec->evlist.mmaps[i].nr_copies;
 			waits += rec->evlist.mmaps[i].nr_waits;
 			defers += rec->evlist.mmaps[i].nr_defers;
 			holds += rec->evlist.mmaps[i].nr_holds;
-			behind += rec->evlist.mmaps[i].nr_behind;
 			for (int f = 0; f < 8; f++)
 				fill[f] += rec->evlist.mmaps[i].nr_fill[f];
 		}
-		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied (%llu beside a "
-			"write in flight), %llu kept for more, %llu waits for a free buffer, %llu rings put off, %lu writes "
+		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
+			"more, %llu waits for a free buffer, %llu rings put off, %lu writes "
 			"(%lu short), %llu passes without sleep ]\n",
 			(unsigned long long)rec->nr_rounds, (unsigned long long)copies,
-			(unsigned long long)behind, (unsigned long long)holds,
+			(unsigned long long)holds,
 			(unsigned long long)waits, (unsigned long long)defers,
 			rec->writer.nr_submits, rec->writer.nr_short,
 			(unsigned long long)rec->spins);
@@ -908,10 +905,6 @@ int cmd_record(int argc, char **argv)
 	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
 	if (err)
 		goto out_workload;
-	/* Writes that complete later: keep room beside them (keep_chunk in mmap.c). */
-	if (nr_bufs == 1 && wops != &writer_sync_ops)
-		for (int i = 0; i < rec->evlist.nr_mmaps; i++)
-			rec->evlist.mmaps[i].hold_div = MMAP_HOLD_DIV_ASYNC;
 	rec->pass.bufs = xzalloc(rec->evlist.nr_mmaps * sizeof(*rec->pass.bufs));
 
 	/* Everything that can fail on bad input has been checked: create the file. */

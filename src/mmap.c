@@ -25,7 +25,6 @@ static int bufs_init(struct mmap *m, int nr_bufs)
 		b->state = MMAP_BUF_FREE;
 	}
 	m->nr_bufs = m->nr_free = nr_bufs;
-	m->hold_div = MMAP_HOLD_DIV;
 	return 0;
 }
 
@@ -113,80 +112,6 @@ static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
 	return NULL;
 }
 
-static int wait_write(struct mmap *m, struct mmap_buf *b);
-
-/*
- * Where a copy of len bytes would go in a ring's one buffer, or -1. The
- * buffer is used as a ring of its own: while one write is in flight,
- * copies go behind it, or at the front when the write holds the end;
- * they are written, one contiguous stretch at a time, when it is done.
- * A stretch always has 8 bytes after it for a FINISHED_ROUND: the
- * buffer's spare room past the ring's size, or a gap before the write.
- */
-static ssize_t one_buf_room(const struct mmap *m, const struct mmap_buf *b, size_t len)
-{
-	size_t size = m->size, ws, we;
-
-	if (b->state != MMAP_BUF_INFLIGHT)
-		return b->len + len <= size ? (ssize_t)b->len : -1;
-	ws = (char *)b->req.buf - b->data;
-	we = ws + b->req.len;
-	if (b->len > b->sent) /* bytes wait already: only behind them */
-		return b->len + len + (b->sent < ws ? 8 : 0) <= (b->sent < ws ? ws : size) ?
-		       (ssize_t)b->len : -1;
-	if (we + len <= size)
-		return we;
-	return len + 8 <= ws ? 0 : -1;
-}
-
-/*
- * The one buffer ready for a copy of len bytes at b->len, or NULL with
- * *errp: -EAGAIN to put the ring off (no room while a write is in flight
- * and the ring under 1/MMAP_DEFER_DIV full), or a write's error.
- */
-static struct mmap_buf *one_buf_place(struct mmap *m, uint64_t len, bool may_defer, int *errp)
-{
-	struct mmap_buf *b = &m->bufs[0];
-	ssize_t at;
-
-	for (;;) {
-		if (b->state == MMAP_BUF_FILLED && b->sent && b->len + len > m->size) {
-			/* Nothing in flight: move the waiting bytes to the front. */
-			memmove(b->data, b->data + b->sent, b->len - b->sent);
-			b->len -= b->sent;
-			b->sent = 0;
-		}
-		at = one_buf_room(m, b, len);
-		if (at >= 0)
-			break;
-		if (b->state == MMAP_BUF_INFLIGHT) {
-			if (may_defer && len * MMAP_DEFER_DIV < m->size) {
-				m->nr_defers++;
-				*errp = -EAGAIN;
-				return NULL;
-			}
-			*errp = wait_write(m, b);
-			if (*errp)
-				return NULL;
-			continue;
-		}
-		/* No room behind what it holds: write that first. */
-		*errp = mmap__submit(m, b);
-		if (*errp)
-			return NULL;
-	}
-	if (b->state == MMAP_BUF_FREE) {
-		b->state = MMAP_BUF_FILLED;
-		m->nr_free--;
-	} else if (b->state == MMAP_BUF_INFLIGHT) {
-		m->nr_behind++;
-	}
-	if (b->len == b->sent)
-		b->len = b->sent = at;	/* a new stretch starts here */
-	m->filling = b;
-	return b;
-}
-
 static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 {
 	uint64_t head, start, len, first;
@@ -201,12 +126,6 @@ static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 	if (len > m->size)
 		return -EINVAL; /* the kernel never overruns an unread ring */
 	m->nr_fill[MIN(len * 8 / m->size, 7)]++;
-	if (m->nr_bufs == 1) {
-		b = one_buf_place(m, len, may_defer, &err);
-		if (!b)
-			return err;
-		goto fill;
-	}
 	b = m->filling;
 	if (b && b->len + len > m->size) {
 		/* No room left behind what it holds: write that first. */
@@ -223,12 +142,11 @@ static ssize_t copy(struct mmap *m, struct mmap_buf **bufp, bool may_defer)
 		b = get_free_buf(m, &err);
 		if (!b)
 			return err;
-		b->len = b->sent = 0;
+		b->len = 0;
 		b->state = MMAP_BUF_FILLED;
 		m->nr_free--;
 		m->filling = b;
 	}
-fill:
 	b->fresh = b->len;
 	start = m->prev & m->mask;
 	first = MIN(len, m->size - start);
@@ -264,42 +182,19 @@ static void buf_complete(struct write_req *req, int err)
 	struct mmap_buf *b = req->owner;
 	struct mmap *m = b->map;
 
-	if (b->len > b->sent) {
-		/* Bytes copied behind this write wait for their own. */
-		b->state = MMAP_BUF_FILLED;
-	} else {
-		b->state = MMAP_BUF_FREE;
-		b->len = b->sent = 0;
-		m->nr_free++;
-	}
+	b->state = MMAP_BUF_FREE;
+	m->nr_free++;
 	mmap__put(m);
-}
-
-/* One write of a buffer at a time: wait for the one in flight. */
-static int wait_write(struct mmap *m, struct mmap_buf *b)
-{
-	while (b->state == MMAP_BUF_INFLIGHT) {
-		int err;
-
-		m->nr_waits++;
-		err = output__reap(m->out, true);
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 int mmap__submit(struct mmap *m, struct mmap_buf *b)
 {
-	int err = wait_write(m, b);
+	int err;
 
-	if (err)
-		return err;
 	if (m->filling == b)
 		m->filling = NULL;
-	b->req.buf = b->data + b->sent;
-	b->req.len = b->len - b->sent;
-	b->sent = b->len;
+	b->req.buf = b->data;
+	b->req.len = b->len;
 	b->req.owner = b;
 	b->req.on_complete = buf_complete;
 	b->state = MMAP_BUF_INFLIGHT;
@@ -308,7 +203,6 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 	if (err) {
 		/* Not submitted: still ours. The bytes are lost with the error. */
 		b->state = MMAP_BUF_FREE;
-		b->len = b->sent = 0;
 		m->nr_free++;
 		mmap__put(m);
 	}
@@ -361,18 +255,10 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 /*
  * Is this chunk kept in its buffer for the ring's next copies (fewer,
  * larger writes)? With one buffer per ring (--aio, the default writer),
- * only under 1/hold_div of the ring: while a write fills most of that
- * buffer, the ring has no room beside it, so chunks go out small enough
- * to leave room. With more, until the buffer is full: the next copies
- * take another buffer while it is written. Bytes copied beside a write
- * in flight wait for it in any case.
- *
- * An asynchronous writer with one buffer keeps chunks under a quarter of
- * the ring, not a half: in the tracepoint flood most overflows came while
- * the loop waited for a ring's own half-ring write (flood4.md, section
- * 15); with quarter chunks and the buffer used as a ring, 15 reps: lost
- * less than before in 11 of 15 pairs, 1.24% vs 2.29% (perf --aio 2.03%),
- * 96 vs 194 LOST records, switches unchanged (section 16).
+ * only under 1/MMAP_HOLD_DIV of the ring: while that buffer is written
+ * the ring cannot be copied, so it must go out while the ring still has
+ * room. With more, until the buffer is full: the next copies take another
+ * buffer while it is written.
  *
  * Measured. Keeping with one buffer too, 9 reps: --aio switches in
  * dwarf-small 33.6k -> 22.5k, loss 8.3% -> 6.6% (a write handed to glibc's
@@ -386,11 +272,9 @@ static bool keep_chunk(const struct mmap_buf *b)
 {
 	const struct mmap *m = b->map;
 
-	if (b->state == MMAP_BUF_INFLIGHT)
-		return true;	/* behind a write in flight: it goes after it */
 	if (m->nr_bufs > 1)
 		return b->len < m->size;
-	return (b->len - b->sent) * m->hold_div < m->size;
+	return b->len * MMAP_HOLD_DIV < m->size;
 }
 
 int mmap__pass_submit(struct mmap_pass *p)

@@ -9,17 +9,10 @@
  * the ring and submit the write. The ring is held (refcnt) by each write
  * in flight and is unmapped only when the last hold is released.
  *
- * A data buffer is free (the ring's), filled (the record loop's, between
- * copy and submit) or in flight (the writer's). A filled buffer may take
- * several copies of its ring, one behind the other, before it is
- * submitted (the pass below keeps small chunks).
- *
- * A ring with one buffer uses it as a ring of its own: while a write is
- * in flight, [sent, len) may hold bytes copied beside it (behind it, or
- * at the front when the write holds the end), written when it ends.
- * With an asynchronous writer that gives the ring a second ring's worth
- * of room for the time a write takes, in the same memory (one_buf_place
- * in mmap.c).
+ * A data buffer is owned by exactly one party: free (the ring), filled
+ * (the record loop, between copy and submit) or in flight (the writer).
+ * A filled buffer may take several copies of its ring, one behind the
+ * other, before it is submitted (the pass below keeps small chunks).
  */
 #ifndef PERFCAP_MMAP_H
 #define PERFCAP_MMAP_H
@@ -41,8 +34,7 @@ struct mmap_buf {
 	struct mmap *map;
 	char *data;
 	size_t cap;		/* ring size + room for a FINISHED_ROUND */
-	size_t len;		/* end of the bytes filled */
-	size_t sent;		/* [sent, len): filled, not yet handed to the writer */
+	size_t len;		/* bytes filled */
 	size_t fresh;		/* where the bytes of the latest copy start */
 	enum mmap_buf_state state;
 };
@@ -71,8 +63,6 @@ struct mmap {
 	uint64_t nr_waits;	/* pushes that found every buffer in flight */
 	uint64_t nr_defers;	/* ... and came back later instead of waiting */
 	uint64_t nr_holds;	/* passes that kept a small chunk for more */
-	unsigned int hold_div;	/* one buffer: chunks kept under 1/hold_div of the ring */
-	uint64_t nr_behind;	/* copies into the one buffer while it was written */
 	/* Copies and put-offs by how full the ring was, in eighths (7: 7/8 or more). */
 	uint64_t nr_fill[8];
 };
@@ -111,16 +101,13 @@ ssize_t mmap__push(struct mmap *m);
  * reserved in ring order. If may_defer, a chunk is kept in its buffer for
  * the ring's next copies instead (fewer, larger writes: each write wakes a
  * writer thread or costs a system call): with one buffer per ring while
- * under 1/hold_div of the ring (MMAP_HOLD_DIV, or MMAP_HOLD_DIV_ASYNC
- * when the caller sets it for an asynchronous writer), with more until
- * the buffer is full.
+ * under 1/MMAP_HOLD_DIV of the ring, with more until the buffer is full.
  * The last chunk carries a FINISHED_ROUND only when no ring was put off
  * and no chunk kept: perf report sorts each round's events only up to the
  * previous round's last timestamp, and a ring put off or a chunk kept now
  * puts events older than that in the file later.
  */
 #define MMAP_HOLD_DIV 2
-#define MMAP_HOLD_DIV_ASYNC 4
 struct mmap_pass {
 	struct mmap_buf **bufs;	/* room for one chunk per ring */
 	int nr;			/* chunks copied or held */

@@ -427,7 +427,7 @@ counter() { # NAME: the number before NAME in $counters
 	sed -n "s/.* \([0-9][0-9]*\) $1.*/\1/p" <<<"$counters"
 }
 
-@test "--aio in a tracepoint flood: copies beside a write, rings put off, every round in the file, no event out of order" {
+@test "--aio in a tracepoint flood: rings put off, every round in the file, no event out of order" {
 	need_tracefs
 	flood_rounds_ok --aio
 	# Every time the loop found data it copied the ring or put it off,
@@ -436,8 +436,6 @@ counter() { # NAME: the number before NAME in $counters
 	echo "fill: $fill"
 	[ "$(wc -w <<<"$fill")" = 8 ]
 	[ "$(( $(tr ' ' '+' <<<"${fill# }") ))" = "$(( $(counter 'chunks copied') + $(counter 'rings put off') ))" ]
-	beside=$(sed -n 's/.*(\([0-9][0-9]*\) beside a write in flight).*/\1/p' <<<"$counters")
-	[ "${beside:-0}" -gt 0 ] || skip "no copy went beside a write in flight on this machine: nothing checked"
 	[ "$(counter 'rings put off')" -gt 0 ] || skip "no ring was put off on this machine: nothing checked"
 }
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap.c on a fake ring in ordinary memory: copies across the wrap, the
- * tail release, back-pressure when every buffer is in flight, one buffer
- * used as a ring (copies beside the write in flight), a ring put off
- * instead of waited for (and the round it keeps open), and a ring that
- * lives until its last late write completes.
+ * tail release, back-pressure when every buffer is in flight, a ring put
+ * off instead of waited for (and the round it keeps open), and a ring
+ * that lives until its last late write completes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,6 +185,46 @@ static void test_backpressure_waits_for_a_buffer(void **state)
 	free(f.mem);
 }
 
+static void test_busy_ring_is_put_off_until_half_full(void **state)
+{
+	struct fake f;
+	struct mmap m;
+	struct mmap_buf *b = NULL;
+
+	fake_init(&f);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
+	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
+	assert_int_equal(mmap__push(&m), 64);
+	/* The only buffer is in flight and the ring nearly empty: put off. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 2);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_null(b);
+	assert_int_equal(m.nr_defers, 1);
+	assert_int_equal(m.nr_waits, 0);
+	assert_int_equal(f.pc->data_tail, 64);	/* nothing released */
+	assert_int_equal(late.nr, 1);		/* nothing completed */
+	/* 2000 of 4096 bytes: still put off. */
+	for (int i = 0; i < 4; i++)
+		fake_put(&f, PERF_RECORD_SAMPLE, 400, 3);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_int_equal(m.nr_defers, 2);
+	/* 2400: past half full, it waits for the write and copies. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 4);
+	assert_int_equal(mmap__copy_or_defer(&m, &b), 2400);
+	assert_int_equal(m.nr_waits, 1);
+	assert_int_equal(f.pc->data_tail, 2464);
+	/* Each time it found data, counted by how full the ring was, in eighths. */
+	{
+		const uint64_t fill[8] = { 2, 0, 0, 1, 1, 0, 0, 0 };	/* 64, 400; 2000; 2400 */
+
+		assert_memory_equal(m.nr_fill, fill, sizeof(fill));
+	}
+	mmap__submit(&m, b);
+	late_reap(&w, true);
+	mmap__close(&m);
+	free(f.mem);
+}
+
 /* The type of the last record in a chunk whose records are all `size` long. */
 static uint16_t last_type(struct mmap_buf *b, size_t size)
 {
@@ -202,117 +241,6 @@ static void fake_put_bytes(struct fake *f, size_t len, unsigned char fill)
 }
 
 #define BIG 2560	/* over half the ring: written by the pass that copies it */
-
-/* The byte after a record's header in what was "written": its fill value. */
-static int written(size_t off)
-{
-	return off < late.file_size ? late.file[off] : -1;
-}
-
-static void test_one_buffer_is_a_ring_of_its_own(void **state)
-{
-	struct fake f;
-	struct mmap m;
-	struct mmap_buf *b = NULL;
-	size_t w1;
-
-	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
-	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
-	assert_int_equal(mmap__push(&m), 64);
-	w1 = late.q[0]->off;
-	/*
-	 * The only buffer is being written, but there is room behind those
-	 * bytes: the ring is copied there and released at once; no write yet.
-	 */
-	fake_put(&f, PERF_RECORD_SAMPLE, 400, 2);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 400);
-	assert_ptr_equal(b, &m.bufs[0]);
-	assert_int_equal(b->state, MMAP_BUF_INFLIGHT);
-	assert_int_equal(b->sent, 64);
-	assert_int_equal(b->len, 464);
-	assert_int_equal(m.nr_behind, 1);
-	assert_int_equal(f.pc->data_tail, 464);
-	assert_int_equal(late.nr, 1);
-	fake_put_bytes(&f, 2600, 3);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 2600);
-	assert_int_equal(b->len, 3064);
-	/* No room, under half the ring: put off, nothing released. */
-	fake_put_bytes(&f, 1200, 4);
-	b = NULL;
-	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
-	assert_null(b);
-	assert_int_equal(m.nr_defers, 1);
-	assert_int_equal(f.pc->data_tail, 3064);
-	/*
-	 * The write ends: the bytes behind it are the next stretch, moved to
-	 * the front when the room is needed. Still no room for 1200 more:
-	 * the stretch is written and the ring put off again.
-	 */
-	late_reap(&w, true);
-	assert_int_equal(m.bufs[0].state, MMAP_BUF_FILLED);
-	assert_int_equal(m.nr_free, 0);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
-	assert_int_equal(m.nr_defers, 2);
-	assert_int_equal(late.nr, 1);
-	assert_ptr_equal(late.q[0]->buf, m.bufs[0].data);
-	assert_int_equal(late.q[0]->len, 3000);
-	assert_int_equal(late.q[0]->off, w1 + 64);
-	/* Past half full, it waits for that write and copies. */
-	fake_put_bytes(&f, 1000, 5);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 2200);
-	assert_int_equal(m.nr_waits, 1);
-	assert_int_equal(f.pc->data_tail, 5264);
-	/* Each time it found data, counted by how full the ring was, in eighths. */
-	{
-		const uint64_t fill[8] = { 2, 0, 2, 0, 1, 1, 0, 0 };	/* 64, 400; 1200 x2; 2200; 2600 */
-
-		assert_memory_equal(m.nr_fill, fill, sizeof(fill));
-	}
-	assert_int_equal(mmap__submit(&m, b), 0);
-	/* Behind that write, then written from where it lies. */
-	fake_put_bytes(&f, 1500, 6);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 1500);
-	assert_int_equal(b->sent, 2200);
-	late_reap(&w, true);
-	assert_int_equal(mmap__submit(&m, b), 0);
-	assert_ptr_equal(late.q[0]->buf, m.bufs[0].data + 2200);
-	/*
-	 * That write holds the end of the buffer: the next copy goes to the
-	 * front, as long as 8 bytes stay free before the write (room for a
-	 * FINISHED_ROUND behind the stretch).
-	 */
-	fake_put_bytes(&f, 1800, 7);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 1800);
-	assert_int_equal(b->sent, 0);
-	fake_put_bytes(&f, 392, 8);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 392);
-	assert_int_equal(b->len, 2200 - 8);
-	fake_put(&f, PERF_RECORD_SAMPLE, 8, 9);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
-	assert_int_equal(m.nr_defers, 3);
-	late_reap(&w, true);
-	assert_int_equal(mmap__submit(&m, b), 0);
-	late_reap(&w, true);
-	assert_int_equal(mmap__ready(&m), 8);	/* put off, not lost */
-	b = NULL;
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 8);
-	assert_int_equal(mmap__submit(&m, b), 0);
-	late_reap(&w, true);
-	assert_int_equal(m.nr_free, 1);
-	/* Every byte in the order it was copied, back to back. */
-	assert_int_equal(written(w1 + 8), 1);
-	assert_int_equal(written(w1 + 64 + 8), 2);
-	assert_int_equal(written(w1 + 464 + 8), 3);
-	assert_int_equal(written(w1 + 3064 + 8), 4);
-	assert_int_equal(written(w1 + 4264 + 8), 5);
-	assert_int_equal(written(w1 + 5264 + 8), 6);
-	assert_int_equal(written(w1 + 6764 + 8), 7);
-	assert_int_equal(written(w1 + 8564 + 8), 8);
-	assert_int_equal(late.file_size, w1 + 8964);
-	mmap__close(&m);
-	free(f.mem);
-}
 
 static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 {
@@ -332,13 +260,10 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	assert_true(p.round);
 	assert_int_equal(late.q[1]->len, BIG + 8);
 	assert_int_equal(last_type(slots[1], 8), PERF_RECORD_FINISHED_ROUND);
-	/*
-	 * Ring 0's write completes, ring 1's does not, and ring 1's new bytes
-	 * do not fit beside it: ring 1 is put off.
-	 */
+	/* Ring 0's write completes, ring 1's does not: ring 1 is put off. */
 	late_reap(&w, true);
 	fake_put_bytes(&f[0], BIG, 2);
-	fake_put_bytes(&f[1], 1600, 3);
+	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
 	assert_int_equal(mmap__pass_copy(m, 2, &p, true), BIG);
 	assert_int_equal(p.deferred, 1);
 	assert_int_equal(mmap__pass_submit(&p), 0);
@@ -347,7 +272,7 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	assert_int_equal(last_type(slots[0], 512), PERF_RECORD_SAMPLE);
 	/* A pass that may not put a ring off waits instead and closes the round. */
 	late_reap(&w, true);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 1600);
+	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
 	assert_int_equal(p.deferred, 0);
 	assert_int_equal(mmap__pass_submit(&p), 0);
 	assert_true(p.round);
@@ -430,9 +355,9 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	free(f.mem);
 
 	/*
-	 * A ring with one buffer (--aio) keeps small chunks too, until half
-	 * the ring; the next copy goes beside that write while it is in
-	 * flight.
+	 * A ring with one buffer (--aio) keeps small chunks too; once the
+	 * kept chunks are written, the ring is put off while that write is
+	 * in flight and the ring under half full.
 	 */
 	fake_init(&f);
 	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
@@ -450,53 +375,9 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 2064 + 8);
-	/*
-	 * Behind that write in flight: copied, kept (it cannot go before the
-	 * write ends), and no round closes while it waits.
-	 */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 9);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
-	assert_int_equal(p.deferred, 0);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(p.held, 1);
-	assert_false(p.round);
-	assert_int_equal(late.nr, 1);
-	/*
-	 * A pass that may not keep it waits for that write, then writes it
-	 * from where it lies.
-	 */
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, false), 0);
-	assert_int_equal(m.nr_waits, 0);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(m.nr_waits, 1);
-	assert_true(p.round);
-	assert_int_equal(late.nr, 1);
-	assert_ptr_equal(late.q[0]->buf, m.bufs[0].data + 2072);
-	assert_int_equal(late.q[0]->len, 64 + 8);
-	late_reap(&w, true);
-	assert_int_equal(m.nr_free, 1);
-	mmap__close(&m);
-	free(f.mem);
-
-	/*
-	 * For an asynchronous writer the caller keeps one buffer's chunks
-	 * under a quarter of the ring: room for the next copies beside it.
-	 */
-	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
-	assert_int_equal(m.hold_div, MMAP_HOLD_DIV);
-	m.hold_div = MMAP_HOLD_DIV_ASYNC;
-	fake_put_bytes(&f, 1000, 10);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 1000);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(p.held, 1);
-	assert_int_equal(late.nr, 0);
-	fake_put(&f, PERF_RECORD_SAMPLE, 64, 11);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
-	assert_int_equal(mmap__pass_submit(&p), 0);
-	assert_int_equal(p.held, 0);
-	assert_int_equal(late.nr, 1);
-	assert_int_equal(late.q[0]->len, 1064 + 8);
+	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 0);
+	assert_int_equal(p.deferred, 1);
 	late_reap(&w, true);
 	mmap__close(&m);
 	free(f.mem);
@@ -529,7 +410,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_copy_across_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure_waits_for_a_buffer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_one_buffer_is_a_ring_of_its_own, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_ring_is_put_off_until_half_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pass_closes_a_round_only_when_no_ring_was_put_off,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_chunks_wait_in_their_buffer, setup, teardown),
