@@ -81,15 +81,10 @@ def ratio(a, b):
     return "n/a" if ma is None or not mb else f"{ma / mb:.2f}"
 
 
-def events(rs):
-    """Events the workload made: recorded + lost."""
-    return [a + b if a is not None and b is not None else None
-            for a, b in zip(col(rs, "samples"), col(rs, "lost"))]
-
-
-def switches(rs):
-    return [v + iv if v is not None and iv is not None else None
-            for v, iv in zip(col(rs, "vcs"), col(rs, "ivcs"))]
+def summed(rs, a, b):
+    """Per row, column a + column b (None where either is missing)."""
+    return [x + y if x is not None and y is not None else None
+            for x, y in zip(col(rs, a), col(rs, b))]
 
 
 pairs_rows = []
@@ -104,8 +99,8 @@ for (s, rec), all_rs in sorted(groups.items()):
     pairs_rows.append(f"| {s} | {rec} | {other} | {less} of {len(both)} | "
                       f"{ratio(col(rs, 'loss_fraction'), col(ps, 'loss_fraction'))} | "
                       f"{ratio(col(rs, 'cpu_s'), col(ps, 'cpu_s'))} | "
-                      f"{ratio(switches(rs), switches(ps))} | "
-                      f"{ratio(events(rs), events(ps))} |")
+                      f"{ratio(summed(rs, 'vcs', 'ivcs'), summed(ps, 'vcs', 'ivcs'))} | "
+                      f"{ratio(summed(rs, 'samples', 'lost'), summed(ps, 'samples', 'lost'))} |")
 if pairs_rows:
     print()
     print("| scenario | recorder | against | reps it lost less | loss ratio | "

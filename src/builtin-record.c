@@ -17,9 +17,10 @@
  * keep_chunk() in mmap.c); a ring whose buffers are all in flight and
  * that is less than half full is put off to a later pass instead of
  * waited for. A pass that kept or put off anything closes no round, and
- * at least every ROUND_MAX_NS a pass writes everything. Between passes the loop sleeps in
- * poll() on the rings (the kernel wakes it at a watermark) and on an
- * eventfd written by the handler of the signals that end the recording.
+ * at least every ROUND_MAX_NS a pass writes everything. Between passes
+ * the loop sleeps in poll() on the rings (the kernel wakes it at a
+ * watermark) and on an eventfd written by the handler of the signals
+ * that end the recording.
  * Write completions never wake it: they are reaped without blocking after
  * each pass.
  */
@@ -631,14 +632,15 @@ static void print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
-		uint64_t copies = 0, waits = 0, defers = 0, holds = 0, fill[8] = { 0 };
+		uint64_t copies = 0, waits = 0, defers = 0, holds = 0;
+		uint64_t fill[ARRAY_SIZE(rec->evlist.mmaps[0].nr_fill)] = { 0 };
 
 		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
 			copies += rec->evlist.mmaps[i].nr_copies;
 			waits += rec->evlist.mmaps[i].nr_waits;
 			defers += rec->evlist.mmaps[i].nr_defers;
 			holds += rec->evlist.mmaps[i].nr_holds;
-			for (int f = 0; f < 8; f++)
+			for (size_t f = 0; f < ARRAY_SIZE(fill); f++)
 				fill[f] += rec->evlist.mmaps[i].nr_fill[f];
 		}
 		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
@@ -655,7 +657,7 @@ static void print_summary(struct record *rec, int err)
 		 * events (bench/results/2026-11-30-vm2cpu-flood4.md, 11-14).
 		 */
 		fprintf(stderr, "[ perfcap record: rings found with data, by eighths full (0/8 .. 7/8+):");
-		for (int f = 0; f < 8; f++)
+		for (size_t f = 0; f < ARRAY_SIZE(fill); f++)
 			fprintf(stderr, " %llu", (unsigned long long)fill[f]);
 		fprintf(stderr, " ]\n");
 		print_switches();
