@@ -32,7 +32,8 @@
 # short overflows and loss from a few long stalls look different there.
 # Raw rows go to DIR/raw.csv, the tables to DIR/table.md (bench/summarize.py:
 # medians per recorder, then each perfcap recorder against perf's with the
-# same writer: ratios, and the reps in which perfcap lost less).
+# same writer: ratios, and the reps in which perfcap lost less or had
+# fewer LOST records, each with a sign test's p).
 # Environment: PERF, PERFCAP (the binaries), W (the workloads' folder),
 # TIME (GNU time), ALT and ALT2 (the alt-* and alt2-* binaries);
 # bench/device/ sets the first four.
