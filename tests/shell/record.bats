@@ -342,28 +342,38 @@ setup() {
 	[[ $line =~ ^\[\ perfcap\ record:\ context\ switches\ \(voluntary/involuntary\):\ [0-9]+/[0-9]+\ in\ the\ loop,\ [0-9]+/[0-9]+\ in\ other\ threads\ \]$ ]]
 }
 
-# The scheduler slice a task asked for, from a /proc/.../sched file.
-slice_of() { awk '$1 == "se.slice" { print $3 }' "$1"; }
+# A task's nice value, from a /proc/.../stat file (field 19; the command
+# name in field 2 has no spaces here).
+nice_of() { awk '{ print $19 }' "$1"; }
 
-@test "the recorder's threads ask for 0.1 ms scheduler slices; the workload keeps the default" {
-	# EEVDF's per-task slice request (sched_attr.sched_runtime) is Linux 6.12+.
-	grep -q '^se.slice' /proc/self/sched || skip "no se.slice in /proc/self/sched"
-	IFS=. read -r maj min _ <<<"$(uname -r)"
-	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min%%[!0-9]*}" -ge 12 ]; } ||
-		skip "kernel $(uname -r) has no per-task slices (6.12+)"
-	default=$(slice_of /proc/self/sched)
-	"$P" record -q --aio -a -e cpu-clock -o sl.data -- \
-		sh -c 'sleep 0.5; awk '"'"'$1 == "se.slice" { print $3 }'"'"' /proc/$$/sched > work.slice' &
+@test "the recorder's threads run 5 nice levels above where they started; the workload keeps its own" {
+	# Lowering a nice value needs CAP_SYS_NICE (root) or RLIMIT_NICE.
+	[ "$(id -u)" = 0 ] || skip "not root: perfcap may not lower its nice value"
+	start=$(nice_of /proc/self/stat)
+	"$P" record -q --aio -a -e cpu-clock -o ni.data -- \
+		sh -c 'sleep 0.5; awk '"'"'{ print $19 }'"'"' /proc/$$/stat > work.nice' &
 	rec=$!
 	sleep 0.3
-	slices=$(for t in /proc/$rec/task/*; do slice_of "$t/sched"; done)
+	nices=$(for t in /proc/$rec/task/*; do nice_of "$t/stat"; done)
 	wait "$rec"
-	echo "recorder threads: $(echo $slices); workload: $(cat work.slice); default: $default"
-	# The loop and glibc's AIO helper thread, both at 0.1 ms.
-	[ "$(wc -l <<<"$slices")" -ge 2 ]
-	[ -z "$(grep -v '^100000$' <<<"$slices")" ]
-	[ "$(cat work.slice)" = "$default" ]
-	[ "$default" != 100000 ]
+	echo "recorder threads: $(echo $nices); workload: $(cat work.nice); started at: $start"
+	# The loop and glibc's AIO helper thread, both 5 above the start.
+	[ "$(wc -l <<<"$nices")" -ge 2 ]
+	[ -z "$(grep -vx -- "$((start - 5))" <<<"$nices")" ]
+	[ "$(cat work.nice)" = "$start" ]
+}
+
+@test "started at nice 3, the recorder runs at -2 and the workload stays at 3" {
+	[ "$(id -u)" = 0 ] || skip "not root: perfcap may not lower its nice value"
+	nice -n 3 "$P" record -q -a -e cpu-clock -o ni.data -- \
+		sh -c 'sleep 0.5; awk '"'"'{ print $19 }'"'"' /proc/$$/stat > work.nice' &
+	rec=$!
+	sleep 0.3
+	rnice=$(nice_of /proc/$rec/stat)
+	wait "$rec"
+	echo "recorder: $rnice; workload: $(cat work.nice)"
+	[ "$rnice" = -2 ]
+	[ "$(cat work.nice)" = 3 ]
 }
 
 # ---- writers -------------------------------------------------------------------
