@@ -13,12 +13,14 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lrt -lpthread
 
+# OUT and BIN may be set on the command line, so that several builds of
+# one tree (two engineers, or a sanitizer build) never share objects.
 ifneq ($(SANITIZE),)
   CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
-  OUT     := build-san
+  OUT     ?= build-san
 else
-  OUT     := build
+  OUT     ?= build
 endif
 
 ifeq ($(V),1)
@@ -39,9 +41,9 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
 
 ifeq ($(SANITIZE),)
-BIN := perfcap
+BIN ?= perfcap
 else
-BIN := perfcap-san
+BIN ?= perfcap-san
 endif
 
 all: $(BIN) $(WORKLOADS)
@@ -72,7 +74,7 @@ check: all unit
 	$(Q)OUT=$(OUT) BIN=./$(BIN) tests/run
 
 clean:
-	rm -rf build build-san perfcap perfcap-san
+	rm -rf build build-san perfcap perfcap-san $(OUT) $(BIN)
 
 .PHONY: all check clean unit
 -include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d)
