@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-loss.c: the loss numbers on timelines whose answer is known,
+ * loss.c: the loss numbers on timelines whose answer is known,
  * through the timeline API and through a hand-made perf.data file.
  */
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loss.h"
 #include "reader.h"
 #include "util.h"
 
