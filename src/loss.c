@@ -74,6 +74,7 @@ void loss_stats__add_time(struct loss_stats *ls, int64_t cpu, uint64_t t, bool l
 		iv->start = c->have_last ? c->last_time : 0;
 		iv->end = t;
 		iv->cpu = c == &ls->unknown_cpu ? -1 : cpu;
+		iv->lost = 0;
 	}
 	/* In file order: the LOST record itself is the previous one for the next. */
 	c->last_time = t;
@@ -136,10 +137,15 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 		c->lost_records++;
 		c->lost_events += lost;
 		c->seen = true;
-		if (have_time)
+		if (have_time) {
+			size_t nr_iv = ls->nr_iv;
+
 			loss_stats__add_time(ls, cpu, s.time, true);
-		else
+			if (ls->nr_iv > nr_iv)
+				ls->iv[nr_iv].lost = lost;
+		} else {
 			ls->lost_untimed++;
+		}
 		return 0;
 	}
 	case PERF_RECORD_LOST_SAMPLES:

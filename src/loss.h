@@ -36,6 +36,7 @@ struct loss_interval {
 	uint64_t start, end;
 	bool from_first;	/* no earlier record on the CPU: start at first_time */
 	int64_t cpu;		/* -1: unknown */
+	uint64_t lost;		/* the LOST record's lost count (0 from loss_stats__add_time) */
 };
 
 struct loss_stats {

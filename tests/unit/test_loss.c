@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loss.c: the loss numbers on timelines whose answer is known,
- * through the timeline API and through a hand-made perf.data file.
+ * through the timeline API and through a hand-made perf.data file;
+ * loss-svg.c: the picture puts its shades at the LOST records' times;
+ * builtin-loss.c: exit codes and the side-by-side table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,12 +13,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loss-svg.h"
 #include "loss.h"
 #include "reader.h"
 #include "util.h"
@@ -262,6 +267,11 @@ static int add_cb(struct perf_reader *r, const struct perf_reader_record *rec, v
 	return loss_stats__add_record(priv, r, rec->header);
 }
 
+static int tl_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	return loss_timeline__add_record(priv, r, rec->header);
+}
+
 static void test_file_numbers(void **state)
 {
 	struct strbuf d;
@@ -364,17 +374,216 @@ static void test_lost_without_counters(void **state)
 	perf_reader__close(&r);
 }
 
-/* ---- the command: exit codes ------------------------------------------ */
+/* ---- the picture -------------------------------------------------------- */
 
-static int run_quiet(int argc, char **argv)
+/* Both passes over path, as perfcap loss --svg makes them; the SVG into *svg. */
+static size_t picture(const char *path, struct perf_reader *r, struct loss_stats *ls,
+		      struct loss_timeline *tl, char **svg)
+{
+	struct loss_timeline *tlp = tl;
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(perf_reader__open(r, path), 0);
+	loss_stats__init(ls, r->nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(r, add_cb, ls), 0);
+	loss_stats__finish(ls);
+	loss_timeline__init(tl, r, ls, loss_timeline__bucket_ns(ls->elapsed_time));
+	assert_int_equal(perf_reader__for_each_record(r, tl_cb, tl), 0);
+	f = open_memstream(svg, &len);
+	assert_non_null(f);
+	assert_int_equal(loss_svg__write(f, &tlp, 1, true), 0);
+	fclose(f);
+	return len;
+}
+
+/* One shaded interval as the SVG gives it. */
+struct shade {
+	char cpu[16];
+	uint64_t start, end;
+	double x, width;
+};
+
+/* The shades of svg, in document order; returns how many (at most max). */
+static size_t shades(const char *svg, struct shade *sh, size_t max)
+{
+	const char *p = svg;
+	size_t n = 0;
+
+	while ((p = strstr(p, "<rect class=\"lost\" ")) && n < max) {
+		int got = sscanf(p, "<rect class=\"lost\" data-cpu=\"%15[^\"]\" data-start-ns=\"%"
+				 SCNu64 "\" data-end-ns=\"%" SCNu64 "\" data-records=\"%*u\" "
+				 "data-lost=\"%*u\" x=\"%lf\" y=\"%*f\" width=\"%lf\"",
+				 sh[n].cpu, &sh[n].start, &sh[n].end, &sh[n].x, &sh[n].width);
+
+		assert_int_equal(got, 5);
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* The x the picture gives to time t: its panel says where 0 is and the scale. */
+static double x_of(const char *svg, uint64_t t)
+{
+	uint64_t t0;
+	int x0;
+	double ns_per_px;
+	const char *p = strstr(svg, "<g class=\"panel\" ");
+
+	assert_non_null(p);
+	p = strstr(p, "data-t0-ns=");
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "data-t0-ns=\"%" SCNu64 "\" data-x0=\"%d\" data-ns-per-px=\"%lf\"",
+				&t0, &x0, &ns_per_px), 3);
+	return x0 + (double)(t - t0) / ns_per_px;
+}
+
+static void test_svg_shades_at_lost_records(void **state)
+{
+	struct strbuf d;
+	struct perf_reader r;
+	struct loss_stats ls;
+	struct loss_timeline tl;
+	struct shade sh[8];
+	char *svg = NULL;
+	size_t n;
+
+	/* 10 s of samples every 0.1 s on two CPUs; LOST records at known times. */
+	strbuf__init(&d);
+	for (uint64_t t = 1000000000; t <= 11000000000; t += 100000000) {
+		sample(&d, 1, t, 0);
+		sample(&d, 2, t + 50000000, 1);
+		if (t == 3000000000)
+			lost(&d, 40, t + 10000000, 0, 1);	/* cpu 0: (3.0, 3.01] s */
+		if (t == 7000000000) {
+			lost(&d, 5, t + 90000000, 1, 2);	/* cpu 1: (7.05, 7.09] s */
+			simple(&d, PERF_RECORD_THROTTLE, t + 95000000, 1, 2);
+		}
+	}
+	write_file(tpath("svg.data"), &d);
+	strbuf__exit(&d);
+
+	picture(tpath("svg.data"), &r, &ls, &tl, &svg);
+	assert_non_null(strstr(svg, "<?xml version=\"1.0\""));
+	assert_non_null(strstr(svg, "</svg>\n"));
+	/* the totals in the title */
+	assert_non_null(strstr(svg, "202 samples, lost 45 (18.22%) in 2 LOST records"));
+	assert_non_null(strstr(svg, "<rect class=\"throttle\""));
+	n = shades(svg, sh, ARRAY_SIZE(sh));
+	assert_int_equal(n, 4);
+	/* "all" first: the union, then cpu 0, then cpu 1 */
+	assert_string_equal(sh[0].cpu, "all");
+	assert_int_equal(sh[0].start, 3000000000);
+	assert_int_equal(sh[0].end, 3010000000);
+	assert_string_equal(sh[1].cpu, "all");
+	assert_int_equal(sh[1].start, 7050000000);
+	assert_int_equal(sh[1].end, 7090000000);
+	assert_string_equal(sh[2].cpu, "cpu 0");
+	assert_int_equal(sh[2].start, 3000000000);
+	assert_int_equal(sh[2].end, 3010000000);
+	assert_string_equal(sh[3].cpu, "cpu 1");
+	assert_int_equal(sh[3].start, 7050000000);
+	assert_int_equal(sh[3].end, 7090000000);
+	for (size_t i = 0; i < n; i++) {
+		/* where on the axis the panel says that time is */
+		assert_true(fabs(sh[i].x - x_of(svg, sh[i].start)) < 0.01);
+		assert_true(sh[i].width >= x_of(svg, sh[i].end) - x_of(svg, sh[i].start) - 0.01);
+		assert_true(sh[i].width >= 1);
+	}
+	/* the axis spans the 10.05 s of the recording, give or take a bucket */
+	assert_true(fabs(sh[0].x - (LOSS_SVG_PLOT_X + 2.0 / 10.05 * LOSS_SVG_PLOT_WIDTH)) < 1);
+	assert_true(fabs(sh[1].x - (LOSS_SVG_PLOT_X + 6.05 / 10.05 * LOSS_SVG_PLOT_WIDTH)) < 1);
+	free(svg);
+	loss_timeline__exit(&tl);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
+/*
+ * 256 CPUs: every row drawn, the picture stays within a screen or two.
+ * LOSS_SVG_KEEP=FILE keeps the picture, to look at it.
+ */
+static void test_svg_256_cpus(void **state)
+{
+	struct strbuf d;
+	struct perf_reader r;
+	struct loss_stats ls;
+	struct loss_timeline tl;
+	struct shade sh[300];
+	const char *keep = getenv("LOSS_SVG_KEEP");
+	char *svg = NULL, *p;
+	size_t len, n, rates = 0;
+	int width, height;
+
+	strbuf__init(&d);
+	for (uint64_t i = 0; i < 200; i++) {
+		uint64_t t = 1000000 + i * 1000000;
+
+		for (uint32_t cpu = 0; cpu < 256; cpu++) {
+			/* every 16th CPU loses what it had from 90 to 100 ms */
+			if (cpu % 16 == 0 && i >= 90 && i < 100)
+				continue;
+			if (cpu % 16 == 0 && i == 100)
+				lost(&d, 100, t + cpu * 1000, cpu, 1);
+			/* more data on higher CPUs and in the middle of the run */
+			for (uint32_t k = 0; k <= cpu / 64 + (i > 80 && i < 120); k++)
+				sample(&d, 1, t + cpu * 1000 + k, cpu);
+		}
+	}
+	write_file(tpath("256.data"), &d);
+	strbuf__exit(&d);
+
+	len = picture(tpath("256.data"), &r, &ls, &tl, &svg);
+	assert_int_equal(ls.nr_cpus, 256);
+	assert_int_equal(sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+				"version=\"1.1\" width=\"%d\" height=\"%d\"", &width, &height), 2);
+	assert_int_equal(width, LOSS_SVG_WIDTH);
+	assert_true(height > 256 * 2 && height < 1100);
+	/* a rate path per CPU row, and one for "all" */
+	for (p = svg; (p = strstr(p, "<path fill=")); p++)
+		rates++;
+	assert_int_equal(rates, 257);
+	n = shades(svg, sh, ARRAY_SIZE(sh));
+	/* the union, as one shade, then one per losing CPU */
+	assert_int_equal(n, 1 + 16);
+	assert_string_equal(sh[0].cpu, "all");
+	for (size_t i = 1; i < n; i++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "cpu %zu", (i - 1) * 16);
+		assert_string_equal(sh[i].cpu, want);
+		/* from that CPU's last sample at 89 ms to the LOST record at 100 ms */
+		assert_int_equal(sh[i].end - sh[i].start, 11000000 - (i - 1) / 4 - 1);
+	}
+	assert_true(len < 4 << 20);
+	if (keep) {
+		FILE *f = fopen(keep, "w");
+
+		assert_non_null(f);
+		fwrite(svg, 1, len, f);
+		fclose(f);
+	}
+	free(svg);
+	loss_timeline__exit(&tl);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
+/* ---- the command: exit codes, two files --------------------------------- */
+
+/* cmd_loss with stdout into out (NULL: discarded) and stderr discarded. */
+static int run_to(const char *out_path, int argc, char **argv)
 {
 	int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+	int to = out_path ? open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : dup(null);
 	int ret;
 
 	fflush(stdout);
 	fflush(stderr);
-	dup2(null, 1);
+	dup2(to, 1);
 	dup2(null, 2);
+	close(to);
 	ret = cmd_loss(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
@@ -384,6 +593,11 @@ static int run_quiet(int argc, char **argv)
 	close(err);
 	close(null);
 	return ret;
+}
+
+static int run_quiet(int argc, char **argv)
+{
+	return run_to(NULL, argc, argv);
 }
 
 static void test_cmd_exit_codes(void **state)
@@ -401,7 +615,76 @@ static void test_cmd_exit_codes(void **state)
 	assert_int_equal(run_quiet(2, (char *[]){ "loss", "--help", NULL }), 0);
 	assert_int_equal(run_quiet(2, (char *[]){ "loss", tpath("nope.data"), NULL }), 1);
 	assert_int_equal(run_quiet(2, (char *[]){ "loss", "--bogus", NULL }), 2);
-	assert_int_equal(run_quiet(3, (char *[]){ "loss", ok, ok, NULL }), 2);
+	assert_int_equal(run_quiet(4, (char *[]){ "loss", ok, ok, ok, NULL }), 2);
+	assert_int_equal(run_quiet(4, (char *[]){ "loss", "--svg", "--json", ok, NULL }), 2);
+	assert_int_equal(run_quiet(4, (char *[]){ "loss", "--svg", "--html", ok, NULL }), 2);
+	assert_int_equal(run_quiet(3, (char *[]){ "loss", "--svg", ok, NULL }), 0);
+	assert_int_equal(run_quiet(3, (char *[]){ "loss", "--html", ok, NULL }), 0);
+	assert_int_equal(run_quiet(3, (char *[]){ "loss", ok, tpath("nope.data"), NULL }), 1);
+}
+
+/* The whole of a small file. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = xzalloc(1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	assert_true(n < (1 << 20) - 1);
+	fclose(f);
+	return buf;
+}
+
+static void test_cmd_two_files(void **state)
+{
+	struct strbuf d;
+	char *a = tpath("a.data"), *b = tpath("b.data"), *out = tpath("out.txt");
+	char *text;
+
+	strbuf__init(&d);
+	sample(&d, 1, 100, 0);
+	lost(&d, 7, 200, 0, 1);
+	sample(&d, 1, 300, 0);
+	write_file(a, &d);
+	strbuf__reset(&d);
+	sample(&d, 2, 1000, 1);
+	sample(&d, 2, 1100, 1);
+	sample(&d, 2, 1200, 3);
+	write_file(b, &d);
+	strbuf__exit(&d);
+
+	/* side by side: A's then B's number on each line, per CPU of either */
+	assert_int_equal(run_to(out, 3, (char *[]){ "loss", a, b, NULL }), 0);
+	text = slurp(out);
+	assert_non_null(strstr(text, "A  "));
+	assert_non_null(strstr(text, "/a.data\nB  "));
+	assert_non_null(strstr(text, "  samples                                   2                    3\n"));
+	assert_non_null(strstr(text, "  lost                                      7                    0\n"));
+	assert_non_null(strstr(text, "  loss fraction                       77.778%               0.000%\n"));
+	assert_non_null(strstr(text, "  lost time fraction                  50.000%               0.000%\n"));
+	assert_non_null(strstr(text, "\n  0                   2            0             7             0   "
+			       "0.000000100 s             n/a\n"));
+	assert_non_null(strstr(text, "\n  1                   0            2             0             0 "));
+	assert_non_null(strstr(text, "\n  3                   0            1 "));
+	assert_null(strstr(text, "\n  2 "));
+	free(text);
+
+	/* JSON: an array of the two objects */
+	assert_int_equal(run_to(out, 4, (char *[]){ "loss", "--json", a, b, NULL }), 0);
+	text = slurp(out);
+	assert_true(text[0] == '[' && strstr(text, "\n},\n{\n") && strstr(text, "\n}\n]\n"));
+	free(text);
+
+	/* the picture: two panels on one axis */
+	assert_int_equal(run_to(out, 5, (char *[]){ "loss", "--svg", "-i", a, b, NULL }), 0);
+	text = slurp(out);
+	assert_non_null(strstr(text, "two recordings on one time axis"));
+	assert_non_null(strstr(text, ">A: "));
+	assert_non_null(strstr(text, ">B: "));
+	assert_non_null(strstr(strstr(text, "<g class=\"panel\""), "<g class=\"panel\""));
+	free(text);
 }
 
 int main(void)
@@ -414,7 +697,10 @@ int main(void)
 		cmocka_unit_test(test_timeline_no_timestamps),
 		cmocka_unit_test(test_file_numbers),
 		cmocka_unit_test(test_lost_without_counters),
+		cmocka_unit_test(test_svg_shades_at_lost_records),
+		cmocka_unit_test(test_svg_256_cpus),
 		cmocka_unit_test(test_cmd_exit_codes),
+		cmocka_unit_test(test_cmd_two_files),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
