@@ -3,6 +3,8 @@
 #   make check        build, then run every test (unit + end-to-end)
 #   make SANITIZE=address,undefined   sanitizer build
 #   make V=1          show commands
+#   make install      PREFIX=/usr/local DESTDIR= (staging); make uninstall
+#   make dist         $(OUT)/perfcap-VERSION.tar.gz, which builds without git
 # Build outputs live in build/ (or build-san/ for a sanitizer build).
 
 CC      ?= cc
@@ -55,11 +57,21 @@ $(OUT)/libperfcap.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(OUT)/%.o: src/%.c | $(OUT)
-	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -iquote $(OUT) -MMD -MP -c -o $@ $<
 
 $(OUT)/tests/%: tests/unit/%.c $(OUT)/libperfcap.a | $(OUT)/tests
-	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a \
-		$(LDLIBS) -lcmocka
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -iquote $(OUT) -MMD -MP $(LDFLAGS) -o $@ $< \
+		$(OUT)/libperfcap.a $(LDLIBS) -lcmocka
+
+# ---- version: scripts/version.sh (git describe, or a tarball's VERSION) ----
+# Rewritten only when the version changes, so that only what includes
+# version.h is rebuilt, and only then.
+VERSION := $(shell scripts/version.sh)
+VERSION_USERS := $(OUT)/main.o $(OUT)/features.o $(OUT)/tests/test_features
+$(VERSION_USERS): $(OUT)/perfcap-version.h
+$(OUT)/perfcap-version.h: FORCE | $(OUT)
+	$(Q)echo '#define PERFCAP_VERSION "$(VERSION)"' >$@.tmp && \
+		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # Workloads keep frame pointers and symbols so call graphs can be checked.
 $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
@@ -75,6 +87,40 @@ check: all unit
 
 clean:
 	rm -rf build build-san perfcap perfcap-san $(OUT) $(BIN)
+
+# ---- install -----------------------------------------------------------------
+# DESTDIR stages (a package build), PREFIX is where it will run.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+MANPAGES    := $(wildcard doc/*.1)
+INSTALL     ?= install
+
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/perfcap
+	$(INSTALL) -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 completions/perfcap.bash $(DESTDIR)$(BASHCOMPDIR)/perfcap
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perfcap $(DESTDIR)$(BASHCOMPDIR)/perfcap \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+
+# ---- dist: the committed tree (git archive HEAD) and a VERSION file ------------
+DIST_VERSION := $(VERSION:-dirty=)
+DIST := perfcap-$(DIST_VERSION)
+dist: | $(OUT)
+	$(Q)case "$(VERSION)" in *-dirty) \
+		echo "make dist: uncommitted changes are left out; the tarball holds HEAD" >&2;; esac
+	$(Q)rm -rf $(OUT)/dist && mkdir -p $(OUT)/dist
+	$(Q)echo "$(DIST_VERSION)" >$(OUT)/dist/VERSION
+	$(Q)git archive --format=tar --prefix=$(DIST)/ --add-file=$(OUT)/dist/VERSION HEAD | \
+		gzip -9n >$(OUT)/$(DIST).tar.gz
+	$(Q)rm -rf $(OUT)/dist
+	@echo "  DIST    $(OUT)/$(DIST).tar.gz"
+
+.PHONY: install uninstall dist FORCE
 
 .PHONY: all check clean unit
 -include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d)
