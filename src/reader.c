@@ -27,6 +27,8 @@
 /* Sanity limits on header fields, far above anything perf writes. */
 #define MAX_ATTR_SIZE 4096
 #define MAX_NAME 65536
+/* perf opens one fd per event and CPU; no real file comes near this. */
+#define MAX_ATTRS 65536
 
 static const char *const record_names[] = {
 	[PERF_RECORD_MMAP] = "MMAP",
@@ -370,6 +372,12 @@ static int read_header(struct perf_reader *r)
 		pr_err("%s: the header lists no events\n", r->path);
 		return -EINVAL;
 	}
+	if (h->attrs.size / h->attr_size > MAX_ATTRS) {
+		pr_err("%s: attrs section at offset %#" PRIx64 " holds %" PRIu64 " events; "
+		       "perfcap reads at most %d\n", r->path, h->attrs.offset,
+		       h->attrs.size / h->attr_size, MAX_ATTRS);
+		return -EINVAL;
+	}
 	if (!in_file(h->data.offset, h->data.size, r->file_size)) {
 		pr_err("%s: data section [%#" PRIx64 ", +%" PRIu64 "] runs past the end of "
 		       "the file (%" PRIu64 " bytes): truncated?\n",
@@ -387,6 +395,7 @@ static int read_attrs(struct perf_reader *r)
 	const struct perf_file_header *h = &r->header;
 	size_t attr_bytes = h->attr_size - sizeof(struct perf_file_section);
 	size_t n = h->attrs.size / h->attr_size, nr_ids = 0;
+	uint64_t id_bytes = 0;
 	unsigned char *raw;
 	int err;
 
@@ -410,6 +419,18 @@ static int read_attrs(struct perf_reader *r)
 			pr_err("%s: ids of attr %zu [%#" PRIx64 ", +%" PRIu64 "] are bad or past "
 			       "the end of the file: truncated?\n", r->path, i, ids.offset,
 			       ids.size);
+			err = -EINVAL;
+			goto out;
+		}
+		/*
+		 * Each attr's ids have their own bytes in perf's layout: sections
+		 * that overlap could multiply a small file into a huge id map.
+		 */
+		id_bytes += ids.size;
+		if (id_bytes > r->file_size) {
+			pr_err("%s: ids of attr %zu at offset %#" PRIx64 " bring the events' ids "
+			       "to %" PRIu64 " bytes, more than the file holds: corrupt "
+			       "header\n", r->path, i, ids.offset, id_bytes);
 			err = -EINVAL;
 			goto out;
 		}
@@ -638,6 +659,93 @@ static int read_dir_format(struct perf_reader *r)
 	return 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+/*
+ * Open one file of a recording for reading: only a regular file. The
+ * type is checked before open(), which would block on a FIFO without a
+ * writer and may have side effects on a device; O_NONBLOCK and a second
+ * check on the open fd cover a file swapped in between. Returns the fd
+ * (*size set) or -errno, message printed.
+ */
+static int open_regular(const char *path, uint64_t *size)
+{
+	struct stat st;
+	int fd, err;
+
+	if (stat(path, &st)) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		goto not_regular;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+not_regular:
+	pr_err("%s: %s, not a perf.data file: refused\n", path, file_kind(st.st_mode));
+	return -EINVAL;
+}
+
+/*
+ * "-": standard input. A regular file there (perfcap dump - < FILE) is
+ * read like any other; a pipe would carry pipe-mode perf.data (perf
+ * record -o -), which the reader does not decode yet.
+ */
+static int open_stdin(uint64_t *size)
+{
+	struct stat st;
+	int fd;
+
+	if (fstat(STDIN_FILENO, &st)) {
+		int err = -errno;
+
+		pr_err("standard input: %s\n", strerror(-err));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pr_err("standard input is %s: pipe-mode perf.data (perf record -o -) is not "
+		       "supported yet; record to a file, or redirect one: < perf.data\n",
+		       S_ISFIFO(st.st_mode) ? "a pipe" : file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		int err = -errno;
+
+		pr_err("standard input: %s\n", strerror(-err));
+		return err;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+}
+
 static void add_stream(struct perf_reader *r, const char *path, int fd, uint64_t off,
 		       uint64_t size)
 {
@@ -696,8 +804,8 @@ static int open_dir_streams(struct perf_reader *r)
 	qsort(files, nr, sizeof(*files), cmp_dir_file);
 
 	for (size_t i = 0; i < nr; i++) {
+		uint64_t size = 0;
 		char *path;
-		struct stat st;
 		int fd;
 
 		if (err)
@@ -706,15 +814,11 @@ static int open_dir_streams(struct perf_reader *r)
 			err = -ENOMEM;
 			goto next;
 		}
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
-			err = -errno;
-			pr_err("%s: %s\n", path, strerror(-err));
-			if (fd >= 0)
-				close(fd);
-		} else {
-			add_stream(r, path, fd, 0, (uint64_t)st.st_size);
-		}
+		fd = open_regular(path, &size);
+		if (fd < 0)
+			err = fd;
+		else
+			add_stream(r, path, fd, 0, size);
 		free(path);
 next:
 		free(files[i].name);
@@ -732,6 +836,13 @@ int perf_reader__open(struct perf_reader *r, const char *path)
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	r->path = xstrdup(path);
+	if (!strcmp(path, "-")) {
+		hdr_path = xstrdup("standard input");
+		err = r->fd = open_stdin(&r->file_size);
+		if (err < 0)
+			goto out_free;
+		goto opened;
+	}
 	if (stat(path, &st)) {
 		err = -errno;
 		pr_err("%s: %s\n", path, strerror(-err));
@@ -739,32 +850,25 @@ int perf_reader__open(struct perf_reader *r, const char *path)
 	}
 	r->is_dir = S_ISDIR(st.st_mode);
 	if (r->is_dir) {
+		struct stat dst;
+
 		if (asprintf(&hdr_path, "%s/data", path) < 0) {
 			err = -ENOMEM;
+			goto out_free;
+		}
+		if (stat(hdr_path, &dst) || !S_ISREG(dst.st_mode)) {
+			pr_err("%s: a directory without perf's layout (no regular file 'data' in "
+			       "it, as perf record --threads writes): refused\n", path);
+			err = -EINVAL;
 			goto out_free;
 		}
 	} else {
 		hdr_path = xstrdup(path);
 	}
-	r->fd = open(hdr_path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		err = -errno;
-		pr_err("%s: %s%s\n", hdr_path, strerror(-err),
-		       r->is_dir ? " (not a perf record --threads directory?)" : "");
+	err = r->fd = open_regular(hdr_path, &r->file_size);
+	if (err < 0)
 		goto out_free;
-	}
-	if (fstat(r->fd, &st)) {
-		err = -errno;
-		pr_err("%s: %s\n", hdr_path, strerror(-err));
-		goto out_free;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		pr_err("%s: not a regular file\n", hdr_path);
-		err = -EINVAL;
-		goto out_free;
-	}
-	r->file_size = st.st_size;
-
+opened:
 	/* Messages name the file holding the header. */
 	free(r->path);
 	r->path = xstrdup(hdr_path);
@@ -899,6 +1003,13 @@ static uint64_t record_payload(const struct perf_event_header *h)
  * PERF_RECORD_COMPRESSED: after the header, a piece of the zstd stream of
  * one record stream (perf record -z). A record may be cut between two
  * pieces: what is decompressed but not yet a whole record waits in buf.
+ *
+ * Decompression is bounded, so that a small hostile file cannot take
+ * memory or time out of proportion to its size: records are handed out
+ * as each step of output arrives (buf never holds more than one record
+ * and one step), a record may inflate to at most INFLATE_MAX_RATIO times
+ * its compressed bytes, and a frame may ask for a window of at most
+ * 2^INFLATE_WINDOW_LOG_MAX bytes (zstd levels up to 19 use less).
  */
 struct inflate {
 	ZSTD_DCtx *dctx;
@@ -907,40 +1018,21 @@ struct inflate {
 };
 
 #define INFLATE_STEP 65536
+#define INFLATE_MAX_RATIO 1024
+#define INFLATE_WINDOW_LOG_MAX 24
 
-static int inflate_record(struct perf_reader *r, struct inflate *z,
-			  const struct perf_reader_record *outer, perf_reader__record_cb cb,
-			  void *priv)
+/* Hand out every whole record in z->buf; keep the start of a cut one. */
+static int inflate_hand_out(struct perf_reader *r, struct inflate *z,
+			    const struct perf_reader_record *outer, perf_reader__record_cb cb,
+			    void *priv)
 {
-	const struct perf_event_header *h = outer->header;
 	const char *path = r->streams[outer->stream].path;
-	ZSTD_inBuffer in = { (const char *)(h + 1), h->size - sizeof(*h), 0 };
 	size_t pos = 0;
+	int err = 0;
 
-	if (!z->dctx && !(z->dctx = ZSTD_createDCtx()))
-		return -ENOMEM;
-	while (in.pos < in.size) {
-		ZSTD_outBuffer out;
-		size_t ret;
-
-		if (z->cap - z->len < INFLATE_STEP) {
-			z->cap = MAX(z->cap * 2, z->len + INFLATE_STEP);
-			z->buf = xrealloc(z->buf, z->cap);
-		}
-		out = (ZSTD_outBuffer){ z->buf + z->len, z->cap - z->len, 0 };
-		ret = ZSTD_decompressStream(z->dctx, &out, &in);
-		if (ZSTD_isError(ret)) {
-			pr_err("%s: COMPRESSED record at offset %#" PRIx64 ": %s\n", path,
-			       outer->offset, ZSTD_getErrorName(ret));
-			return -EINVAL;
-		}
-		z->len += out.pos;
-	}
-	/* Hand out every whole record; keep the start of a cut one. */
 	while (z->len - pos >= sizeof(struct perf_event_header)) {
 		struct perf_reader_record rec = *outer;
 		struct perf_event_header ih;
-		int err;
 
 		memcpy(&ih, z->buf + pos, sizeof(ih));
 		if (ih.size < sizeof(ih) || (ih.size & 7)) {
@@ -956,12 +1048,62 @@ static int inflate_record(struct perf_reader *r, struct inflate *z,
 		rec.compressed = true;
 		err = cb(r, &rec, priv);
 		if (err)
-			return err;
+			break;
 		pos += ih.size;
 	}
 	memmove(z->buf, z->buf + pos, z->len - pos);
 	z->len -= pos;
-	return 0;
+	return err;
+}
+
+static int inflate_record(struct perf_reader *r, struct inflate *z,
+			  const struct perf_reader_record *outer, perf_reader__record_cb cb,
+			  void *priv)
+{
+	const struct perf_event_header *h = outer->header;
+	const char *path = r->streams[outer->stream].path;
+	ZSTD_inBuffer in = { (const char *)(h + 1), h->size - sizeof(*h), 0 };
+	/* h->size < 64 KiB: the product cannot wrap */
+	uint64_t limit = (uint64_t)in.size * INFLATE_MAX_RATIO, total = 0;
+
+	if (!z->dctx) {
+		z->dctx = ZSTD_createDCtx();
+		if (!z->dctx)
+			return -ENOMEM;
+		ZSTD_DCtx_setParameter(z->dctx, ZSTD_d_windowLogMax, INFLATE_WINDOW_LOG_MAX);
+	}
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t ret;
+		int err;
+
+		/* buf holds less than a record (< 64 KiB) here: cap stays bounded */
+		if (z->cap - z->len < INFLATE_STEP) {
+			z->cap = z->len + INFLATE_STEP;
+			z->buf = xrealloc(z->buf, z->cap);
+		}
+		out = (ZSTD_outBuffer){ z->buf + z->len, INFLATE_STEP, 0 };
+		ret = ZSTD_decompressStream(z->dctx, &out, &in);
+		if (ZSTD_isError(ret)) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 ": %s\n", path,
+			       outer->offset, ZSTD_getErrorName(ret));
+			return -EINVAL;
+		}
+		z->len += out.pos;
+		total += out.pos;
+		if (total > limit) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " (%zu bytes) inflates "
+			       "to more than %d times its size: corrupt data\n", path,
+			       outer->offset, in.size, INFLATE_MAX_RATIO);
+			return -EINVAL;
+		}
+		err = inflate_hand_out(r, z, outer, cb, priv);
+		if (err)
+			return err;
+		/* Done when the input is used up and zstd has nothing more to flush. */
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
 }
 
 static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
@@ -986,7 +1128,12 @@ static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
 		if (!p)
 			return err;
 		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h)) {
+		/*
+		 * The kernel pads its records to 8 bytes; perf's own types may
+		 * not be (COMPRESSED is not: the reason for 6.16's COMPRESSED2).
+		 */
+		if (h.size < sizeof(h) ||
+		    (h.type < PERF_RECORD_USER_TYPE_START && (h.size & 7))) {
 			pr_err("%s: record of size %u at offset %#" PRIx64 " (type %u): "
 			       "corrupt data\n", s->path, h.size, off, h.type);
 			return -EINVAL;
