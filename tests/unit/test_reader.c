@@ -1046,6 +1046,185 @@ static void test_compressed_records(void **state)
 	ZSTD_freeCCtx(cc);
 }
 
+/* ---- bounds: memory and time by the file's size (issue 13) -------------- */
+
+/* Point attr i's ids section at [off, off+size) in an existing file. */
+static void set_ids_section(const char *path, int i, uint64_t off, uint64_t size)
+{
+	struct perf_file_header h;
+	struct perf_file_section ids = { off, size };
+	int fd = open(path, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	assert_int_equal(pwrite(fd, &ids, sizeof(ids),
+				h.attrs.offset + i * h.attr_size + h.attr_size - sizeof(ids)),
+			 sizeof(ids));
+	close(fd);
+}
+
+static void test_bound_overlapping_ids(void **state)
+{
+	struct tfile f;
+	struct perf_reader r;
+	size_t size;
+
+	build_standard(&f);
+	size = tfile_write(&f, tpath("ids.data")) & ~(size_t)7;
+	/* One event's ids may cover half the file: odd, but bounded by it. */
+	set_ids_section(tpath("ids.data"), 0, 0, size / 2 & ~(size_t)7);
+	assert_int_equal(perf_reader__open(&r, tpath("ids.data")), 0);
+	assert_int_equal(r.attrs[0].nr_ids, size / 16);
+	perf_reader__close(&r);
+	/* Two that share all of them would make the id map outgrow the file. */
+	set_ids_section(tpath("ids.data"), 0, 0, size);
+	set_ids_section(tpath("ids.data"), 1, 0, size);
+	assert_int_equal(quiet_open(tpath("ids.data")), -EINVAL);
+	tfile_exit(&f);
+}
+
+static void test_bound_attr_count(void **state)
+{
+	struct perf_file_header h = { 0 };
+	int fd = open(tpath("attrs.data"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	uint64_t attr_size = PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section);
+
+	/* A sparse file of 65537 VER0 attrs: within its size, above the cap. */
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = attr_size;
+	h.attrs.offset = sizeof(h);
+	h.attrs.size = 65537 * attr_size;
+	h.data.offset = h.attrs.offset + h.attrs.size;
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &h, sizeof(h), 0), sizeof(h));
+	assert_int_equal(ftruncate(fd, h.data.offset), 0);
+	close(fd);
+	assert_int_equal(quiet_open(tpath("attrs.data")), -EINVAL);
+}
+
+struct counted {
+	uint64_t n, bytes;
+};
+
+/* One COMPRESSED record holding all of in, compressed in one go. */
+static size_t add_compressed_whole(struct strbuf *d, const void *in, size_t len)
+{
+	static unsigned char out[65536 - 8];
+	size_t n = ZSTD_compress(out, sizeof(out), in, len, 1), o;
+
+	assert_false(ZSTD_isError(n));
+	o = rec_begin(d, PERF_RECORD_COMPRESSED, 0);
+	strbuf__add(d, out, n);
+	rec_end(d, o);
+	return n;
+}
+
+static int count_inner(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	struct counted *c = priv;
+
+	if (rec->compressed) {
+		c->n++;
+		c->bytes += rec->header->size;
+	}
+	return 0;
+}
+
+static void test_bound_inflate(void **state)
+{
+	struct tfile f;
+	struct perf_reader r;
+	struct counted c = { 0 };
+	struct strbuf in;
+	size_t n = 0, o;
+	int err;
+
+	/* 200 KiB of LOST records in one COMPRESSED record: many output steps. */
+	strbuf__init(&in);
+	while (in.len < 200 * 1024) {
+		o = rec_begin(&in, PERF_RECORD_LOST, 0);
+		strbuf__add_u64(&in, n++);
+		strbuf__add_u64(&in, 1);
+		rec_end(&in, o);
+	}
+	tfile_init(&f);
+	tfile_attr(&f, PERF_COUNT_SW_CPU_CLOCK, 0, "c", 11, 12);
+	f.attrs[0].attr.sample_id_all = 0;
+	assert_true(add_compressed_whole(&f.data, in.data, in.len) * 1024 > in.len);
+	tfile_write(&f, tpath("z.data"));
+	assert_int_equal(perf_reader__open(&r, tpath("z.data")), 0);
+	assert_int_equal(perf_reader__for_each_record(&r, count_inner, &c), 0);
+	assert_int_equal(c.n, n);
+	assert_int_equal(c.bytes, in.len);
+	perf_reader__close(&r);
+	tfile_exit(&f);
+
+	/* 4 MiB of one repeated record inflates > 1024 times: refused. */
+	strbuf__reset(&in);
+	for (n = 0; in.len < 4 << 20; n++) {
+		o = rec_begin(&in, PERF_RECORD_FINISHED_ROUND, 0);
+		rec_end(&in, o);
+	}
+	tfile_init(&f);
+	tfile_attr(&f, PERF_COUNT_SW_CPU_CLOCK, 0, "c", 11, 12);
+	assert_true(add_compressed_whole(&f.data, in.data, in.len) * 1024 < in.len);
+	tfile_write(&f, tpath("bomb.data"));
+	assert_int_equal(perf_reader__open(&r, tpath("bomb.data")), 0);
+	memset(&c, 0, sizeof(c));
+	quiet_begin();
+	err = perf_reader__for_each_record(&r, count_inner, &c);
+	quiet_end();
+	assert_int_equal(err, -EINVAL);
+	/* Stopped at the bound (compressed size x 1024), not after 4 MiB. */
+	assert_true(c.n > 0);
+	assert_true(c.bytes < in.len);
+	assert_true(c.bytes <= (uint64_t)(f.data.len - 8) * 1024);
+	perf_reader__close(&r);
+	tfile_exit(&f);
+	strbuf__exit(&in);
+}
+
+static void test_refused_kinds(void **state)
+{
+	struct tfile f;
+	struct perf_reader r;
+	int fd, saved, pfd[2];
+
+	/* A FIFO without a writer: refused at once, not waited on. */
+	assert_int_equal(mkfifo(tpath("fifo"), 0644), 0);
+	assert_int_equal(quiet_open(tpath("fifo")), -EINVAL);
+	assert_int_equal(quiet_open("/dev/null"), -EINVAL);
+	/* A directory whose "data" is no file, and one whose data.0 is a FIFO. */
+	mkdir(tpath("d1"), 0755);
+	mkdir(tpath("d1/data"), 0755);
+	assert_int_equal(quiet_open(tpath("d1")), -EINVAL);
+	build_standard(&f);
+	mkdir(tpath("d2"), 0755);
+	tfile_write(&f, tpath("d2/data"));
+	assert_int_equal(quiet_open(tpath("d2")), 0);
+	assert_int_equal(mkfifo(tpath("d2/data.0"), 0644), 0);
+	assert_int_equal(quiet_open(tpath("d2")), -EINVAL);
+
+	/* "-": a file on standard input is read; a pipe is refused. */
+	tfile_write(&f, tpath("stdin.data"));
+	saved = dup(0);
+	fd = open(tpath("stdin.data"), O_RDONLY);
+	dup2(fd, 0);
+	close(fd);
+	assert_int_equal(perf_reader__open(&r, "-"), 0);
+	assert_int_equal(r.nr_attrs, f.nr_attrs);
+	perf_reader__close(&r);
+	assert_int_equal(pipe(pfd), 0);
+	dup2(pfd[0], 0);
+	close(pfd[0]);
+	assert_int_equal(quiet_open("-"), -EINVAL);
+	close(pfd[1]);
+	dup2(saved, 0);
+	close(saved);
+	tfile_exit(&f);
+}
+
 static void test_names(void **state)
 {
 	char buf[64];
@@ -1080,6 +1259,10 @@ int main(void)
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_auxtrace_payload_skipped),
 		cmocka_unit_test(test_compressed_records),
+		cmocka_unit_test(test_bound_overlapping_ids),
+		cmocka_unit_test(test_bound_attr_count),
+		cmocka_unit_test(test_bound_inflate),
+		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_names),
 	};
 
