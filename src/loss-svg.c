@@ -378,7 +378,26 @@ static void draw_throttle(FILE *f, const struct loss_timeline *tl, const uint32_
 	}
 }
 
-static void draw_head(FILE *f, const struct panel *p, const char *tag)
+/* Largest bucket of any CPU row and of the summed row. */
+static void rate_max(struct loss_timeline *const *tl, size_t n, double *cpu, double *all)
+{
+	*cpu = *all = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t b = 0; b < tl[i]->nr_buckets; b++) {
+			uint64_t s = 0;
+
+			for (size_t r = 0; r < tl[i]->nr_rows; r++) {
+				uint64_t v = tl[i]->bytes[r * tl[i]->nr_buckets + b];
+
+				*cpu = MAX(*cpu, (double)v);
+				s += v;
+			}
+			*all = MAX(*all, (double)s);
+		}
+}
+
+static void draw_head(FILE *f, const struct panel *p, const char *tag, double mbs_cpu,
+		      double mbs_all)
 {
 	const struct loss_stats *ls = p->tl->ls;
 	char frac[32], lt[32], el[32], ltf[32];
@@ -402,12 +421,20 @@ static void draw_head(FILE *f, const struct panel *p, const char *tag)
 		snprintf(el, sizeof(el), "n/a");
 	fprintf(f, "</text>\n<text x=\"8\" y=\"%d\" font-size=\"12\">%" PRIu64 " samples, lost %"
 		PRIu64 " (%s) in %" PRIu64 " LOST records; lost time %s of %s (%s); %" PRIu64
-		" THROTTLE</text>\n", p->y + 46, ls->samples, ls->lost, frac, ls->lost_records, lt,
-		el, ltf, ls->throttle);
+		" THROTTLE", p->y + 46, ls->samples, ls->lost, frac, ls->lost_records, lt, el, ltf,
+		ls->throttle);
+	if (p->tl->bucket_ns)
+		fprintf(f, "; rate scale: a full CPU row %.1f MB/s, the full \"all\" row %.1f MB/s",
+			mbs_cpu, mbs_all);
+	fprintf(f, "</text>\n");
 }
 
-static void draw_panel(FILE *f, const struct axis *a, const struct panel *p, double vmax_cpu,
-		       double vmax_all, const char *tag)
+/*
+ * A panel: its head, the "all" row, a row per CPU. Each panel has its own
+ * rate scale (the busiest bucket fills a row): recordings compared need
+ * not write at the same rate for their losses to be seen.
+ */
+static void draw_panel(FILE *f, const struct axis *a, const struct panel *p, const char *tag)
 {
 	const struct loss_timeline *tl = p->tl;
 	const struct loss_stats *ls = tl->ls;
@@ -416,12 +443,18 @@ static void draw_panel(FILE *f, const struct axis *a, const struct panel *p, dou
 	uint32_t *thr = NULL;
 	int label_every, y;
 	char what[32];
+	double vmax_cpu, vmax_all, mb_per_s = 0;
+
+	rate_max(&p->tl, 1, &vmax_cpu, &vmax_all);
+	/* MB as in perf's summary: 2^20 bytes */
+	if (tl->bucket_ns)
+		mb_per_s = 1e9 / (double)tl->bucket_ns / (1 << 20);
 
 	fprintf(f, "<g class=\"panel\" data-file=\"");
 	xml_text(f, tl->path, 4096);
 	fprintf(f, "\" data-t0-ns=\"%" PRIu64 "\" data-x0=\"%d\" data-ns-per-px=\"%.6f\">\n",
 		tl->t0, LOSS_SVG_PLOT_X, 1 / a->px_per_ns);
-	draw_head(f, p, tag);
+	draw_head(f, p, tag, vmax_cpu * mb_per_s, vmax_all * mb_per_s);
 	y = p->rows_y;
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"" COLOR_BAND
 		"\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">all</text>\n",
@@ -511,29 +544,10 @@ static void draw_axis(FILE *f, const struct axis *a, int top, int bottom)
 		LOSS_SVG_PLOT_X + LOSS_SVG_PLOT_WIDTH / 2, bottom + 30);
 }
 
-/* Largest bucket of any CPU row and of the summed row, over all panels. */
-static void rate_max(struct loss_timeline *const *tl, size_t n, double *cpu, double *all)
-{
-	*cpu = *all = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t b = 0; b < tl[i]->nr_buckets; b++) {
-			uint64_t s = 0;
-
-			for (size_t r = 0; r < tl[i]->nr_rows; r++) {
-				uint64_t v = tl[i]->bytes[r * tl[i]->nr_buckets + b];
-
-				*cpu = MAX(*cpu, (double)v);
-				s += v;
-			}
-			*all = MAX(*all, (double)s);
-		}
-}
-
 int loss_svg__write(FILE *f, struct loss_timeline *const *tl, size_t n, bool standalone)
 {
 	struct panel panels[2];
 	struct axis a = { 0 };
-	double vmax_cpu, vmax_all, mbs = 0, bucket_s;
 	uint64_t bucket_ns = 0;
 	int y, height;
 
@@ -543,10 +557,6 @@ int loss_svg__write(FILE *f, struct loss_timeline *const *tl, size_t n, bool sta
 		bucket_ns = MAX(bucket_ns, tl[i]->bucket_ns);
 	a.span_ns = (bucket_ns ? bucket_ns : 1) * LOSS_SVG_BUCKETS;
 	a.px_per_ns = (double)LOSS_SVG_PLOT_WIDTH / (double)a.span_ns;
-	rate_max(tl, n, &vmax_cpu, &vmax_all);
-	bucket_s = bucket_ns / 1e9;
-	if (bucket_s > 0)
-		mbs = 1e-6 / bucket_s;
 
 	y = TITLE_H + LEGEND_H;
 	for (size_t i = 0; i < n; i++) {
@@ -567,21 +577,21 @@ int loss_svg__write(FILE *f, struct loss_timeline *const *tl, size_t n, bool sta
 	fprintf(f, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(f, "<text x=\"8\" y=\"19\" font-size=\"16\" font-weight=\"bold\">What was lost, "
 		"when and where%s</text>\n", n > 1 ? ": two recordings on one time axis" : "");
-	/* The legend, with the rate scale: a full row is the busiest CPU's bucket. */
+	/* The legend; each panel's head gives its rate scale. */
 	y = TITLE_H + 13;
 	fprintf(f, "<g class=\"legend\" font-size=\"11\">\n"
 		"<rect x=\"8\" y=\"%d\" width=\"14\" height=\"10\" fill=\"" COLOR_RATE "\"/>"
-		"<text x=\"26\" y=\"%d\">records written by the kernel: a full CPU row is %.1f MB/s, "
-		"the full \"all\" row %.1f MB/s</text>\n"
+		"<text x=\"26\" y=\"%d\">rate of records the kernel wrote (MB/s, scale in each "
+		"panel's head)</text>\n"
 		"<rect x=\"580\" y=\"%d\" width=\"14\" height=\"10\" fill=\"" COLOR_LOST
 		"\" fill-opacity=\"0.45\"/><text x=\"598\" y=\"%d\">lost interval: a LOST record's "
 		"gap since the CPU's previous record</text>\n"
 		"<rect x=\"1000\" y=\"%d\" width=\"4\" height=\"10\" fill=\"" COLOR_THROTTLE "\"/>"
 		"<text x=\"1008\" y=\"%d\">THROTTLE</text>\n</g>\n",
-		y - 9, y, vmax_cpu * mbs, vmax_all * mbs, y - 9, y, y - 9, y);
+		y - 9, y, y - 9, y, y - 9, y);
 
 	for (size_t i = 0; i < n; i++)
-		draw_panel(f, &a, &panels[i], vmax_cpu, vmax_all, n > 1 ? (i ? "B: " : "A: ") : "");
+		draw_panel(f, &a, &panels[i], n > 1 ? (i ? "B: " : "A: ") : "");
 	draw_axis(f, &a, TITLE_H + LEGEND_H + PANEL_HEAD_H,
 		  panels[n - 1].y + panels[n - 1].height);
 	fprintf(f, "</svg>\n");
@@ -695,7 +705,7 @@ int loss_html__write(FILE *f, struct loss_timeline *const *tl, size_t n)
 	fprintf(f, "</div>\n<h2>Legend</h2>\n<ul>\n"
 		"<li><span class=\"sw\" style=\"background:" COLOR_RATE "\"></span>The rate at "
 		"which the kernel wrote records of the CPU (bytes of records per %.3g ms); one "
-		"scale for all CPU rows of the picture.</li>\n"
+		"scale for all CPU rows of a recording, given in its head.</li>\n"
 		"<li><span class=\"sw\" style=\"background:" COLOR_LOST ";opacity:0.45\"></span>"
 		"A lost interval: a <code>PERF_RECORD_LOST</code> record on that CPU stands for "
 		"the time since the CPU's previous record, in which its data went missing. "

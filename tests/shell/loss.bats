@@ -191,3 +191,164 @@ assert d["lost_time_ns"] is not None and 0 < d["lost_time_ns"] <= d["elapsed_tim
 	run -0 "$P" loss thr.data
 	grep -qE '^ *samples +[0-9]+' <<<"$output"
 }
+
+# ---- the picture, two files, the live status line ----------------------
+
+# FILE.svg is well-formed XML with an <svg> root; prints what the test needs
+# to know of it as JSON: the title text, the panels (file, t0) and the
+# shaded intervals (row, start, end, x, width) of each.
+svg_facts() { # SVG
+	python3 - "$1" <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == ns + "svg", root.tag
+w, h = float(root.get("width")), float(root.get("height"))
+assert root.get("viewBox") == "0 0 %g %g" % (w, h), root.get("viewBox")
+panels = []
+for g in root.iter(ns + "g"):
+    if g.get("class") != "panel":
+        continue
+    texts = ["".join(t.itertext()) for t in g.iter(ns + "text")]
+    x0, nspp, t0 = float(g.get("data-x0")), float(g.get("data-ns-per-px")), int(g.get("data-t0-ns"))
+    shades = []
+    for r in g.iter(ns + "rect"):
+        if r.get("class") != "lost":
+            continue
+        s, e = int(r.get("data-start-ns")), int(r.get("data-end-ns"))
+        x, wd = float(r.get("x")), float(r.get("width"))
+        # each shade sits where the axis puts its times
+        assert abs(x - (x0 + (s - t0) / nspp)) < 0.01, (x, s)
+        assert x + wd >= x0 + (e - t0) / nspp - 0.01, (x, wd, e)
+        assert r.find(ns + "title") is not None
+        shades.append({"row": r.get("data-cpu"), "start": s, "end": e})
+    rows = sum(1 for p in g.iter(ns + "path"))
+    panels.append({"file": g.get("data-file"), "t0": t0, "head": texts[:3],
+                   "rates": rows, "shades": shades})
+print(json.dumps({"title": root.find(ns + "title").text, "panels": panels}))
+PY
+}
+
+@test "perfcap loss --svg and --html: well-formed, the command line and the numbers in the title, one row per CPU" {
+	pc_record -o clean.data -e cpu-clock -a -- sleep 0.3
+	run -0 "$P" loss --svg clean.data
+	printf '%s\n' "$output" >clean.svg
+	facts=$(svg_facts clean.svg)
+	echo "$facts"
+	j=$("$P" loss --json clean.data)
+	python3 - "$facts" "$j" <<'PY'
+import json, sys
+f, j = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert f["title"] == "perfcap loss: clean.data", f["title"]
+[p] = f["panels"]
+assert p["file"] == "clean.data" and p["t0"] == j["first_time_ns"], p
+head = p["head"]
+assert head[0] == "clean.data", head
+# CMDLINE: the recording's own command line
+assert " record -o clean.data -e cpu-clock -a -- sleep 0.3" in head[1], head[1]
+assert head[2].startswith("%d samples, lost 0 (0.00%%) in 0 LOST records" % j["samples"]), head[2]
+# "all", then one rate per CPU that the numbers list
+assert p["rates"] == 1 + len(j["cpus"]), (p["rates"], j["cpus"])
+assert p["shades"] == [], p["shades"]
+PY
+	# The HTML page: the same picture inline, a legend, the numbers.
+	run -0 "$P" loss --html clean.data
+	printf '%s\n' "$output" >clean.html
+	python3 - clean.html "$(json samples <<<"$j")" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+text = open(sys.argv[1]).read()
+assert text.startswith("<!DOCTYPE html>"), text[:40]
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.tags = []; self.cells = []; self.cur = None
+    def handle_starttag(self, t, a):
+        self.tags.append(t)
+        if t in ("td", "th"): self.cur = ""
+    def handle_data(self, d):
+        if self.cur is not None: self.cur += d
+    def handle_endtag(self, t):
+        if t in ("td", "th"): self.cells.append(self.cur); self.cur = None
+p = P(); p.feed(text)
+for t in ("svg", "table", "ul", "details"):
+    assert t in p.tags, t
+i = p.cells.index("samples")
+assert p.cells[i + 1] == sys.argv[2], p.cells[i:i + 2]
+svg = text[text.index("<svg "):text.index("</svg>") + 6]
+ET.fromstring(svg)
+PY
+	# Nothing else: usage errors.
+	run -2 "$P" loss --svg --html clean.data
+	run -1 "$P" loss --svg nope.data
+	[ ! -s nope.data ]
+}
+
+@test "perfcap loss --svg of a lossy --threads directory shades the lost intervals within the recording" {
+	upstream_lossy thr.data --threads
+	[ -d thr.data ] || skip "perf record --threads wrote no directory"
+	j=$("$P" loss --json thr.data)
+	[ "$(json lost_records <<<"$j")" -gt 0 ] || skip "perf record lost nothing this time"
+	run -0 "$P" loss --svg thr.data
+	printf '%s\n' "$output" >thr.svg
+	facts=$(svg_facts thr.svg)
+	python3 - "$facts" "$j" <<'PY'
+import json, sys
+f, j = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+[p] = f["panels"]
+assert " record " in p["head"][1] and "--threads" in p["head"][1], p["head"]
+assert p["rates"] == 1 + len(j["cpus"]), p["rates"]
+rows = {}
+for s in p["shades"]:
+    assert j["first_time_ns"] <= s["start"] < s["end"] <= j["last_time_ns"], s
+    rows.setdefault(s["row"], []).append(s)
+# Shades on each CPU that has LOST records with a gap, and none elsewhere;
+# the "all" row covers at least the lost time (it merges sub-pixel gaps).
+for c in j["cpus"]:
+    name = "cpu %s" % c["cpu"]
+    assert (name in rows) == (c["lost_time_ns"] > 0), (name, c)
+assert sum(s["end"] - s["start"] for s in rows["all"]) >= j["lost_time_ns"], rows["all"]
+PY
+}
+
+@test "perfcap loss A B: side by side, --json an array of two, --svg two panels on one axis" {
+	pc_record -o a.data -e cpu-clock -a -- sleep 0.2
+	pc_record -o b.data -e cpu-clock -a -- sleep 0.4
+	run -0 "$P" loss a.data b.data
+	echo "$output"
+	[ "${lines[0]}" = "A  a.data" ]
+	[ "${lines[1]}" = "B  b.data" ]
+	sa=$(perfcap_json a.data samples)
+	sb=$(perfcap_json b.data samples)
+	grep -qE "^  samples +$sa +$sb\$" <<<"$output"
+	grep -qE '^  loss fraction +0\.000% +0\.000%$' <<<"$output"
+	run -0 "$P" loss --json a.data b.data
+	python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1])
+assert (a["file"], b["file"]) == ("a.data", "b.data")
+assert (a["samples"], b["samples"]) == (int(sys.argv[2]), int(sys.argv[3]))' "$output" "$sa" "$sb"
+	run -0 "$P" loss --svg a.data b.data
+	printf '%s\n' "$output" >ab.svg
+	svg_facts ab.svg | python3 -c '
+import json, sys
+f = json.load(sys.stdin)
+assert f["title"] == "perfcap loss: a.data vs b.data", f["title"]
+assert [p["file"] for p in f["panels"]] == ["a.data", "b.data"], f["panels"]
+assert [p["head"][0] for p in f["panels"]] == ["A: a.data", "B: b.data"]'
+	run -2 "$P" loss a.data b.data a.data
+}
+
+@test "perfcap record: the status line under a terminal, not without one" {
+	"$P" record --help 2>&1 | grep -q -- '--status' ||
+		skip "perfcap record does not call the status line (src/status.h) yet"
+	command -v script >/dev/null || skip "no script(1) for a pseudo-terminal"
+	script -q -e -c "'$P' record -e cpu-clock -a -o tty.data -- sleep 1.3" /dev/null >tty.out
+	grep -q $'\rperfcap [0-9.]* s  .* samples  lost ' tty.out
+	pc_record -e cpu-clock -a -o pipe.data -- sleep 1.3
+	! grep -q 'samples  lost ' "$BATS_TEST_TMPDIR/record.err"
+	# Forced: one line per interval into a file.
+	"$P" record --status=0.5 -e cpu-clock -a -o forced.data -- sleep 1.3 2>forced.err
+	[ "$(grep -c '^perfcap [0-9.]* s  .* samples  lost ' forced.err)" -ge 2 ]
+}
