@@ -207,9 +207,10 @@ static int count_record(struct perf_reader *r, const struct perf_reader_record *
 
 		memcpy(&lost, h + 1, 8);
 		if (!perf_reader__parse_id_sample(r, h, &s) && s.attr >= 0)
-			st->lost_samples[s.attr] += lost;
+			st->lost_samples[s.attr] =
+				perf_reader__add_count(st->lost_samples[s.attr], lost);
 		else if (r->nr_attrs == 1)
-			st->lost_samples[0] += lost;
+			st->lost_samples[0] = perf_reader__add_count(st->lost_samples[0], lost);
 	}
 	return 0;
 }

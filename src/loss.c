@@ -133,9 +133,9 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 
 		lost = get_u64(ev, 16);
 		ls->lost_records++;
-		ls->lost_events += lost;
+		ls->lost_events = perf_reader__add_count(ls->lost_events, lost);
 		c->lost_records++;
-		c->lost_events += lost;
+		c->lost_events = perf_reader__add_count(c->lost_events, lost);
 		c->seen = true;
 		if (have_time) {
 			size_t nr_iv = ls->nr_iv;
@@ -152,11 +152,12 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 		/* hdr, u64 lost, trailer */
 		lost = get_u64(ev, 8);
 		ls->lost_samples_records++;
-		ls->lost_samples += lost;
+		ls->lost_samples = perf_reader__add_count(ls->lost_samples, lost);
 		if (!have_time || !perf_reader__time_valid(s.time))
-			ls->lost_samples_final += lost;
+			ls->lost_samples_final = perf_reader__add_count(ls->lost_samples_final, lost);
 		if (s.attr >= 0 && (size_t)s.attr < ls->nr_events)
-			ls->event_lost_samples[s.attr] += lost;
+			ls->event_lost_samples[s.attr] =
+				perf_reader__add_count(ls->event_lost_samples[s.attr], lost);
 		break;
 	case PERF_RECORD_THROTTLE:
 		ls->throttle++;
@@ -226,8 +227,8 @@ void loss_stats__finish(struct loss_stats *ls)
 	 * failed to write, those behind the LOST records included: take the
 	 * larger of the two views rather than their sum.
 	 */
-	ls->lost = timed + MAX(ls->lost_events, ls->lost_samples_final);
-	denom = ls->lost + ls->samples;
+	ls->lost = perf_reader__add_count(timed, MAX(ls->lost_events, ls->lost_samples_final));
+	denom = perf_reader__add_count(ls->lost, ls->samples);
 	ls->loss_fraction_valid = denom > 0;
 	ls->loss_fraction = denom ? (double)ls->lost / (double)denom : 0;
 

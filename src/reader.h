@@ -216,6 +216,15 @@ char *perf_reader__sample_type_str(uint64_t sample_type, char *buf, size_t size)
 
 /* Bytes of the sample_id trailer that an attr with this sample_type adds. */
 size_t perf_reader__id_hdr_size(uint64_t sample_type);
+/*
+ * Sum of counts taken from a file (LOST.lost, LOST_SAMPLES.lost): sticks
+ * at UINT64_MAX where a hostile file would make it wrap.
+ */
+static inline uint64_t perf_reader__add_count(uint64_t sum, uint64_t n)
+{
+	return sum > UINT64_MAX - n ? UINT64_MAX : sum + n;
+}
+
 /* A timestamp that means "none": synthesized records carry 0 (or ~0). */
 static inline bool perf_reader__time_valid(uint64_t t)
 {

@@ -19,6 +19,7 @@
 
 #include <zstd.h>
 
+#include "loss.h"
 #include "reader.h"
 #include "util.h"
 
@@ -1185,6 +1186,50 @@ static void test_bound_inflate(void **state)
 	strbuf__exit(&in);
 }
 
+static int add_loss(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	return loss_stats__add_record(priv, r, rec->header);
+}
+
+/* Counts from the file are summed without wrapping: they stick at the top. */
+static void test_bound_counts_do_not_wrap(void **state)
+{
+	struct tfile f;
+	struct perf_reader r;
+	struct loss_stats ls;
+	size_t o;
+
+	tfile_init(&f);
+	tfile_attr(&f, PERF_COUNT_SW_CPU_CLOCK, 0, "c", 11, 12);
+	f.attrs[0].attr.sample_id_all = 0;
+	for (int i = 0; i < 2; i++) {
+		o = rec_begin(&f.data, PERF_RECORD_LOST, 0);
+		strbuf__add_u64(&f.data, 11);
+		strbuf__add_u64(&f.data, 1ULL << 63);
+		rec_end(&f.data, o);
+		o = rec_begin(&f.data, PERF_RECORD_LOST_SAMPLES, 0);
+		strbuf__add_u64(&f.data, UINT64_MAX - 1);
+		rec_end(&f.data, o);
+	}
+	tfile_write(&f, tpath("wrap.data"));
+	assert_int_equal(perf_reader__open(&r, tpath("wrap.data")), 0);
+	loss_stats__init(&ls, r.nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(&r, add_loss, &ls), 0);
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.lost_records, 2);
+	assert_true(ls.lost_events == UINT64_MAX);
+	assert_true(ls.lost_samples == UINT64_MAX);
+	assert_true(ls.event_lost_samples[0] == UINT64_MAX);
+	assert_true(ls.lost == UINT64_MAX);
+	assert_true(ls.loss_fraction_valid && ls.loss_fraction <= 1.0);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+	tfile_exit(&f);
+	assert_true(perf_reader__add_count(UINT64_MAX - 1, 1) == UINT64_MAX);
+	assert_true(perf_reader__add_count(UINT64_MAX - 1, 2) == UINT64_MAX);
+	assert_true(perf_reader__add_count(40, 2) == 42);
+}
+
 static void test_refused_kinds(void **state)
 {
 	struct tfile f;
@@ -1262,6 +1307,7 @@ int main(void)
 		cmocka_unit_test(test_bound_overlapping_ids),
 		cmocka_unit_test(test_bound_attr_count),
 		cmocka_unit_test(test_bound_inflate),
+		cmocka_unit_test(test_bound_counts_do_not_wrap),
 		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_names),
 	};
