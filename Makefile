@@ -82,7 +82,39 @@ $(OUT) $(OUT)/tests $(OUT)/workloads:
 
 unit: $(UNIT_BINS)
 
-check: all unit
+# libFuzzer targets (tests/fuzz/README.md), built with clang into $(OUT)/fuzz/:
+# the library's sources again, instrumented for coverage and sanitizers; a
+# fuzzer links from the archive only the objects it reaches.
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS := $(CFLAGS) -O1 -g -fno-omit-frame-pointer -iquote tests/fuzz -iquote $(OUT) \
+               -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJS   := $(patsubst $(OUT)/%.o,$(OUT)/fuzz/obj/%.o,$(LIB_OBJS))
+FUZZERS     := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+fuzz: $(FUZZERS)
+
+$(OUT)/fuzz/obj/%.o: src/%.c | $(OUT)/fuzz/obj
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/fuzz/libperfcap.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUT)/fuzz/%: tests/fuzz/%.c $(OUT)/fuzz/libperfcap.a
+	$(QUIET_LD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(OUT)/fuzz/libperfcap.a $(LDLIBS)
+
+$(OUT)/fuzz/obj:
+	$(Q)mkdir -p $@
+
+# make check runs the fuzzers briefly; without a clang that links libFuzzer
+# they are not built and tests/run says why it skips them.
+fuzz-if-possible:
+	$(Q)if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+		$(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \
+		$(MAKE) --no-print-directory fuzz; \
+	else echo "  SKIP    fuzz: $(FUZZ_CC) cannot build libFuzzer targets"; fi
+
+check: all unit fuzz-if-possible
 	$(Q)OUT=$(OUT) BIN=./$(BIN) tests/run
 
 clean:
@@ -122,5 +154,5 @@ dist: | $(OUT)
 
 .PHONY: install uninstall dist FORCE
 
-.PHONY: all check clean unit
--include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d)
+.PHONY: all check clean unit fuzz fuzz-if-possible
+-include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d)
