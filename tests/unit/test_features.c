@@ -447,15 +447,15 @@ static void test_cache(void **state)
 	uint32_t n, i, level, prev = 0;
 	int err = write_feat(HEADER_CACHE, &empty_env, &sb);
 
-	if (err == -ENOENT) {
-		strbuf__exit(&sb);
-		skip(); /* no cache information in sysfs */
-	}
 	assert_int_equal(err, 0);
 	c = cur_of(&sb);
 	assert_int_equal(get_u32(&c), 1);
 	n = get_u32(&c);
-	assert_true(n >= 1);
+	/* Without cache/ in sysfs (some VMs) perf writes nr = 0, and so do we. */
+	if (access("/sys/devices/system/cpu/cpu0/cache/index0", F_OK))
+		assert_int_equal(n, 0);
+	else
+		assert_true(n >= 1);
 	for (i = 0; i < n; i++) {
 		level = get_u32(&c);
 		assert_true(level >= prev); /* sorted by level */
