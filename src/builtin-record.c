@@ -23,6 +23,11 @@
  * that end the recording.
  * Write completions never wake it: they are reaped without blocking after
  * each pass.
+ *
+ * With --threads the passes are the reader threads' (record-thread.c),
+ * each over its own rings, and the loop here only sleeps on the eventfd
+ * and does the slow checks: the workload, the targets, the header's
+ * data size, a reader's failure.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -49,8 +54,10 @@
 #include "perf-data.h"
 #include "perf-file.h"
 #include "record-stats.h"
+#include "record-thread.h"
 #include "synthesize.h"
 #include "sys.h"
+#include "thread-spec.h"
 #include "util.h"
 #include "workload.h"
 #include "writer.h"
@@ -59,21 +66,6 @@
 #define POLL_TIMEOUT_MS 100
 /* How often the header's data size is updated and slow checks are made. */
 #define HEADER_SYNC_NS (100 * 1000000ULL)
-/*
- * A ring that gained a quarter of its size between two passes fills
- * faster than a sleeping recorder can be woken reliably: on a busy
- * machine the wakeup alone can take longer than the rest of the ring
- * lasts. Then the loop goes straight into the next pass instead of
- * sleeping (perf record's default loop always does). On the dwarf-small
- * bench scenario (32 KiB rings, 2 saturated CPUs), single runs before and
- * after this rule: --aio lost 26.4% -> 14.9%, sync 7.8% -> 5.5%. Waking
- * earlier instead (wakeup_watermark at 1/8 or 1/4 of the ring, no
- * spinning) was worse, 3 runs each: sync 25% and 13%, aio 36% and 30%.
- */
-#define FAST_RING_DIV 4
-/* The longest a round stays open while rings are put off (see record__pass). */
-#define ROUND_MAX_NS (100 * 1000000ULL)
-
 struct record {
 	struct record_opts opts;
 	int argc;
@@ -89,12 +81,8 @@ struct record {
 	pid_t *targets;		/* -p/-t: stop when all are gone */
 	int nr_targets;
 	struct record_stats stats;
-	struct mmap_pass pass;	/* chunks of the current pass */
-	uint64_t nr_rounds;
-	uint64_t last_round_ns;
-	uint64_t wakeups;
-	uint64_t spins;		/* passes that went on without sleeping */
-	int fast_rings;		/* rings of the last pass that were filling fast */
+	struct thread_spec tspec;	/* --threads: each reader's rings and CPUs */
+	struct record_threads readers;	/* one, the loop itself, without --threads */
 	bool file_created;
 };
 
@@ -357,41 +345,6 @@ static int synthesize(struct record *rec)
 	return output__flush(&rec->out);
 }
 
-/* ---- the loop ---------------------------------------------------------- */
-
-/*
- * One pass over the rings (mmap__pass_copy/submit). Returns the bytes
- * moved or -errno. A ring may be put off only while the last round
- * closed less than ROUND_MAX_NS ago: with many rings some ring could be
- * busy in every pass, and a round that never closes makes perf report
- * hold every event in memory before it sorts.
- */
-static ssize_t record__pass(struct record *rec, uint64_t now, bool last)
-{
-	struct evlist *el = &rec->evlist;
-	struct mmap_pass *p = &rec->pass;
-	bool may_defer = !last && now - rec->last_round_ns < ROUND_MAX_NS;
-	ssize_t n = mmap__pass_copy(el->mmaps, el->nr_mmaps, p, may_defer);
-	int err;
-
-	rec->fast_rings = 0;
-	for (int i = 0; i < p->nr; i++) {
-		struct mmap_buf *b = p->bufs[i];
-		size_t fresh = b->len - b->fresh;
-
-		record_stats__observe(&rec->stats, b->data + b->fresh, fresh);
-		/* A ring that filled this much since the last pass is fast. */
-		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
-			rec->fast_rings++;
-	}
-	err = mmap__pass_submit(p);
-	if (p->round) {
-		rec->nr_rounds++;
-		rec->last_round_ns = now;
-	}
-	return n < 0 ? n : err ? err : n;
-}
-
 static bool targets_gone(struct record *rec)
 {
 	for (int i = 0; i < rec->nr_targets; i++)
@@ -470,77 +423,141 @@ static bool take_child_signal(void)
 	return true;
 }
 
-static int record__loop(struct record *rec)
+/* ---- the readers ------------------------------------------------------ */
+
+/*
+ * Who drains which ring: without --threads the record loop drains all of
+ * them; with it, a reader thread per group of the layout, over the rings
+ * of its CPUs.
+ */
+static int setup_readers(struct record *rec)
 {
 	struct evlist *el = &rec->evlist;
-	int nfds = el->nr_mmaps + 1, live = el->nr_mmaps;
-	struct pollfd *pfd = xzalloc(nfds * sizeof(*pfd));
-	uint64_t last_tick = 0;
-	int err = 0;
+	struct record_opts *o = &rec->opts;
+	int nr = 1, **idx, *nr_idx, err;
+	struct cpu_map **aff = NULL;
 
-	for (int i = 0; i < el->nr_mmaps; i++) {
-		pfd[i].fd = el->mmaps[i].fd;
-		pfd[i].events = POLLIN;
+	if (o->threads) {
+		struct cpu_map *online = cpu_map__online();
+		char msg[256] = "";
+
+		err = thread_spec__build(&rec->tspec, o->threads_spec, el->cpus, online, "/sys",
+					 msg, sizeof(msg));
+		cpu_map__delete(online);
+		if (err) {
+			pr_err("%s\n", msg);
+			return err;
+		}
+		nr = rec->tspec.nr;
+		aff = xzalloc(nr * sizeof(*aff));
 	}
-	pfd[nfds - 1].fd = wake_fd;
-	pfd[nfds - 1].events = POLLIN;
+	idx = xzalloc(nr * sizeof(*idx));
+	nr_idx = xzalloc(nr * sizeof(*nr_idx));
+	for (int i = 0; i < nr; i++) {
+		idx[i] = xzalloc((el->nr_mmaps + 1) * sizeof(int));
+		for (int m = 0; m < el->nr_mmaps; m++)
+			if (!o->threads || cpu_map__contains(rec->tspec.t[i].maps, el->mmaps[m].cpu))
+				idx[i][nr_idx[i]++] = m;
+		if (aff)
+			aff[i] = rec->tspec.t[i].affinity;
+	}
+	err = record_threads__init(&rec->readers, &rec->out, el->mmaps, nr, idx, nr_idx, aff,
+				   o->threads, wake_fd, el->evsels[0]->attr.sample_type, now_ns());
+	if (!err && verbose > 0 && o->threads) {
+		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s):", nr,
+			o->threads_spec);
+		for (int i = 0; i < nr; i++) {
+			char m[128], a[128];
 
-	while (!done_signal) {
-		uint64_t t = now_ns();
-		ssize_t n = record__pass(rec, t, false);
-		bool tick, chld;
+			cpu_map__snprintf(rec->tspec.t[i].maps, m, sizeof(m));
+			cpu_map__snprintf(rec->tspec.t[i].affinity, a, sizeof(a));
+			fprintf(stderr, "%s rings of CPUs %s on CPUs %s", i ? ";" : "", m, a);
+		}
+		fprintf(stderr, " ]\n");
+	}
+	for (int i = 0; i < nr; i++)
+		free(idx[i]);
+	free(idx);
+	free(nr_idx);
+	free(aff);
+	return err;
+}
+
+/* The record loop's sleep while reader threads do the passes. */
+static int sleep_main(int timeout_ms)
+{
+	struct pollfd pfd = { .fd = wake_fd, .events = POLLIN };
+	int r = poll(&pfd, 1, timeout_ms);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r > 0) {
+		uint64_t v;
+
+		(void)!read(wake_fd, &v, sizeof(v));
+	}
+	return r;
+}
+
+static int record__loop(struct record *rec)
+{
+	struct record_threads *rt = &rec->readers;
+	/* Without --threads this loop is the one reader. */
+	struct record_thread *t = rt->threaded ? NULL : &rt->t[0];
+	uint64_t last_tick = 0;
+	int err = record_threads__start(rt);
+
+	while (!err && !done_signal) {
+		uint64_t now = now_ns();
+		bool tick, chld, hung;
 		int r;
 
-		if (n < 0) {
-			err = n;
+		if (t) {
+			ssize_t n = record_thread__step(t, now, false);
+
+			if (n < 0) {
+				err = n;
+				break;
+			}
+		} else if ((err = atomic_load(&rt->failed))) {
 			break;
 		}
-		err = output__reap(&rec->out, false);
-		if (err)
-			break;
 		/*
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
 		 * or when a signal says so, not on every pass of a busy loop.
 		 */
-		tick = t - last_tick >= HEADER_SYNC_NS;
+		tick = now - last_tick >= HEADER_SYNC_NS;
 		if (tick) {
 			output__sync_header_size(&rec->out);
-			last_tick = t;
+			last_tick = now;
 		}
 		chld = take_child_signal();
 		if (rec->has_workload && (chld || tick) && workload__poll(&rec->wl))
 			break;
 		if (rec->nr_targets && tick && targets_gone(rec))
 			break;
-		if (rec->fast_rings) {
-			rec->spins++;
+		if (t && t->fast_rings) {
+			t->spins++;
 			continue;
 		}
 		/* Sleep until a ring reaches its watermark or a signal comes. */
-		r = poll(pfd, nfds, POLL_TIMEOUT_MS);
-		if (r < 0 && errno != EINTR) {
-			err = -errno;
+		r = t ? record_thread__sleep(t, POLL_TIMEOUT_MS) : sleep_main(POLL_TIMEOUT_MS);
+		if (r < 0) {
+			err = r;
 			break;
 		}
-		if (r <= 0)
-			continue;
-		rec->wakeups++;
-		if (pfd[nfds - 1].revents) {
-			uint64_t v;
-
-			(void)!read(wake_fd, &v, sizeof(v));
-		}
-		for (int i = 0; i < el->nr_mmaps; i++) {
-			/* The events' tasks are gone: drain, but stop polling it. */
-			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR))) {
-				pfd[i].fd = -1;
-				live--;
-			}
-		}
-		if (!live && !el->system_wide)
+		/* The events' tasks are gone from every ring. */
+		hung = t ? !t->live : atomic_load(&rt->hung) == rt->nr;
+		if (hung && !rec->evlist.system_wide)
 			break;
 	}
-	free(pfd);
+	/* A reader's error comes first: it is why the loop ended. */
+	{
+		int terr = record_threads__stop(rt);
+
+		if (terr)
+			err = terr;
+	}
 	return err;
 }
 
@@ -613,14 +630,23 @@ static void print_switches(void)
 static void print_summary(struct record *rec, int err)
 {
 	struct record_stats *s = &rec->stats;
+	struct record_threads *rt = &rec->readers;
 	uint64_t lost = record_stats__lost(s);
 	double pct = s->samples + lost ? 100.0 * lost / (s->samples + lost) : 0;
 	uint64_t bytes = output__head(&rec->out);
+	unsigned long submits = rec->writer.nr_submits, shorts = rec->writer.nr_short;
 
 	if (verbose < 0)
 		return;
+	for (int i = 0; rt->threaded && i < rt->nr; i++) {
+		submits += rt->t[i].own_writer.nr_submits;
+		shorts += rt->t[i].own_writer.nr_short;
+	}
 	fprintf(stderr, "[ perfcap record: Woken up %llu times to write data ]\n",
-		(unsigned long long)rec->wakeups);
+		(unsigned long long)record_threads__total(rt, wakeups));
+	if (rt->threaded)
+		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s) ]\n", rt->nr,
+			rec->opts.threads_spec);
 	fprintf(stderr, "[ perfcap record: %s %.3f MB %s (%llu samples), lost %llu samples "
 		"(%.2f%%, %llu LOST records), %s writer ]\n",
 		err ? "Wrote (incomplete)" : "Captured and wrote",
@@ -644,12 +670,12 @@ static void print_summary(struct record *rec, int err)
 		}
 		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
 			"more, %llu waits for a free buffer, %llu rings put off, %lu writes "
-			"(%lu short), %llu passes without sleep ]\n",
-			(unsigned long long)rec->nr_rounds, (unsigned long long)copies,
-			(unsigned long long)holds,
-			(unsigned long long)waits, (unsigned long long)defers,
-			rec->writer.nr_submits, rec->writer.nr_short,
-			(unsigned long long)rec->spins);
+			"(%lu short), %llu passes without sleep, %llu readers woken for a round ]\n",
+			(unsigned long long)record_threads__total(rt, nr_rounds),
+			(unsigned long long)copies, (unsigned long long)holds,
+			(unsigned long long)waits, (unsigned long long)defers, submits, shorts,
+			(unsigned long long)record_threads__total(rt, spins),
+			(unsigned long long)record_threads__total(rt, round_wakes));
 		/*
 		 * How full the rings were when the loop came to them: a ring
 		 * found at 5/8 or more had little room left before it lost
@@ -900,7 +926,9 @@ int cmd_record(int argc, char **argv)
 	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
 	if (err)
 		goto out_workload;
-	rec->pass.bufs = xzalloc(rec->evlist.nr_mmaps * sizeof(*rec->pass.bufs));
+	err = setup_readers(rec);
+	if (err)
+		goto out_workload;
 
 	/* Everything that can fail on bad input has been checked: create the file. */
 	raise_priority();
@@ -912,6 +940,9 @@ int cmd_record(int argc, char **argv)
 		goto out_writer;
 	rec->writer.fd = rec->out.fd;
 	rec->file_created = true;
+	err = record_threads__writers(&rec->readers, wops, nr_bufs);
+	if (err)
+		goto out_file;
 
 	rec->attrs = xzalloc(rec->evlist.nr * sizeof(*rec->attrs));
 	for (int i = 0; i < rec->evlist.nr; i++) {
@@ -945,11 +976,13 @@ int cmd_record(int argc, char **argv)
 	/* Stop the events, then take what they left in the rings. */
 	evlist__disable(&rec->evlist);
 	if (!err) {
-		ssize_t n = record__pass(rec, now_ns(), true);
+		ssize_t n = record_threads__last_pass(&rec->readers, now_ns());
 
 		if (n < 0)
 			err = n;
 	}
+	record_threads__drain(&rec->readers);
+	record_threads__stats(&rec->readers, &rec->stats);
 	if (!err)
 		emit_lost_samples(rec);
 	bool ended_by_signal = done_signal != 0;
@@ -981,6 +1014,8 @@ out_file:
 	output__drain(&rec->out);
 	output__unlink(&rec->out);
 out_writer:
+	/* The readers' writers first: their writes in flight hold rings. */
+	record_threads__exit(&rec->readers);
 	for (int i = 0; i < rec->evlist.nr_mmaps; i++)
 		if (rec->evlist.mmaps[i].base)
 			mmap__close(&rec->evlist.mmaps[i]);
@@ -998,7 +1033,8 @@ out_evlist:
 	event_list__exit(&rec->events);
 	free(rec->attrs);
 	free(rec->targets);
-	free(rec->pass.bufs);
+	record_threads__exit(&rec->readers);
+	thread_spec__exit(&rec->tspec);
 out_free:
 	record_opts__exit(o);
 	free(rec);

@@ -9,6 +9,7 @@
 #include "mmap.h"
 #include "output.h"
 #include "perf-file.h"
+#include "rounds.h"
 #include "util.h"
 
 static int bufs_init(struct mmap *m, int nr_bufs)
@@ -92,6 +93,11 @@ uint64_t mmap__ready(struct mmap *m)
 	return __atomic_load_n(&ctl(m)->data_head, __ATOMIC_ACQUIRE) - m->prev;
 }
 
+static struct writer *ring_writer(struct mmap *m)
+{
+	return m->writer ? m->writer : m->out->writer;
+}
+
 static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
 {
 	while (!m->nr_free) {
@@ -99,7 +105,7 @@ static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
 		int err;
 
 		m->nr_waits++;
-		err = output__reap(m->out, true);
+		err = output__reap_via(m->out, ring_writer(m), true);
 		if (err) {
 			*errp = err;
 			return NULL;
@@ -199,7 +205,9 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 	b->req.on_complete = buf_complete;
 	b->state = MMAP_BUF_INFLIGHT;
 	mmap__get(m);
-	err = output__submit(m->out, &b->req);
+	/* A reader thread's ring goes straight out; the main thread's flushes staged records first. */
+	err = m->writer ? output__submit_via(m->out, m->writer, &b->req)
+			: output__submit(m->out, &b->req);
 	if (err) {
 		/* Not submitted: still ours. The bytes are lost with the error. */
 		b->state = MMAP_BUF_FREE;
@@ -221,7 +229,7 @@ ssize_t mmap__push(struct mmap *m)
 	return err ? err : n;
 }
 
-ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool may_defer)
+ssize_t mmap__pass_copy(struct mmap **maps, int nr_maps, struct mmap_pass *p, bool may_defer)
 {
 	ssize_t total = 0;
 
@@ -230,9 +238,11 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 	p->held = 0;
 	p->round = false;
 	p->may_defer = may_defer;
+	if (p->rounds)
+		p->gen = rounds__begin(p->rounds);
 	for (int i = 0; i < nr_maps; i++) {
 		struct mmap_buf *b = NULL;
-		ssize_t n = copy(&maps[i], &b, may_defer);
+		ssize_t n = copy(maps[i], &b, may_defer);
 
 		if (n == -EAGAIN) {
 			p->deferred++;
@@ -241,8 +251,8 @@ ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, boo
 		if (n < 0)
 			return n;
 		/* Nothing new, but it holds what earlier passes copied. */
-		if (!b && maps[i].filling) {
-			b = maps[i].filling;
+		if (!b && maps[i]->filling) {
+			b = maps[i]->filling;
 			b->fresh = b->len;
 		}
 		if (b)
@@ -277,9 +287,10 @@ static bool keep_chunk(const struct mmap_buf *b)
 	return b->len * MMAP_HOLD_DIV < m->size;
 }
 
-int mmap__pass_submit(struct mmap_pass *p)
+int mmap__pass_submit(struct mmap_pass *p, uint64_t now)
 {
 	struct mmap_buf *last = NULL;
+	bool clean, closing = false;
 	int err = 0;
 
 	/* Chunks wait in their buffer for more, unless this pass may not. */
@@ -294,7 +305,10 @@ int mmap__pass_submit(struct mmap_pass *p)
 			last = b;
 		}
 	}
-	if (last && !p->deferred && !p->held) {
+	clean = !p->deferred && !p->held;
+	if (last && clean)
+		closing = !p->rounds || rounds__try_close(p->rounds, p->thread, p->gen);
+	if (closing) {
 		struct perf_event_header round = {
 			.type = PERF_RECORD_FINISHED_ROUND,
 			.size = sizeof(round),
@@ -310,6 +324,13 @@ int mmap__pass_submit(struct mmap_pass *p)
 
 		if (serr && !err)
 			err = serr;
+	}
+	if (p->rounds) {
+		/* Only now is all it copied reserved (rounds.h). */
+		if (clean && !err)
+			rounds__clean(p->rounds, p->thread, p->gen);
+		if (closing)
+			rounds__close(p->rounds, now);
 	}
 	return err;
 }

@@ -26,6 +26,7 @@
 
 struct output;
 struct mmap;
+struct rounds;
 
 enum mmap_buf_state { MMAP_BUF_FREE, MMAP_BUF_FILLED, MMAP_BUF_INFLIGHT };
 
@@ -51,6 +52,7 @@ struct mmap {
 	int refcnt;		/* 1 while open + 1 per write in flight */
 	bool closed;
 	struct output *out;
+	struct writer *writer;	/* its reader thread's; NULL: the output's */
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -103,9 +105,11 @@ ssize_t mmap__push(struct mmap *m);
  * writer thread or costs a system call): with one buffer per ring while
  * under 1/MMAP_HOLD_DIV of the ring, with more until the buffer is full.
  * The last chunk carries a FINISHED_ROUND only when no ring was put off
- * and no chunk kept: perf report sorts each round's events only up to the
- * previous round's last timestamp, and a ring put off or a chunk kept now
- * puts events older than that in the file later.
+ * and no chunk kept (the pass is clean): perf report sorts each round's
+ * events only up to the previous round's last timestamp, and a ring put
+ * off or a chunk kept now puts events older than that in the file later.
+ * With reader threads (rounds set), a clean pass also has to find every
+ * other thread clean since the last round (rounds.h).
  */
 #define MMAP_HOLD_DIV 2
 struct mmap_pass {
@@ -115,12 +119,16 @@ struct mmap_pass {
 	int held;		/* chunks kept in their buffers for more */
 	bool may_defer;
 	bool round;		/* this pass closed a round */
+	/* Reader threads: the rounds shared with the others, and which one this is. */
+	struct rounds *rounds;
+	int thread;
+	uint64_t gen;		/* the round gen this pass began under */
 };
 
 /* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */
-ssize_t mmap__pass_copy(struct mmap *maps, int nr_maps, struct mmap_pass *p, bool may_defer);
+ssize_t mmap__pass_copy(struct mmap **maps, int nr_maps, struct mmap_pass *p, bool may_defer);
 /* Close the round if the pass may, and submit every chunk. 0 or -errno. */
-int mmap__pass_submit(struct mmap_pass *p);
+int mmap__pass_submit(struct mmap_pass *p, uint64_t now);
 
 void mmap__get(struct mmap *m);
 void mmap__put(struct mmap *m);

@@ -18,6 +18,7 @@
 
 #include "cpumap.h"
 #include "options.h"
+#include "thread-spec.h"
 #include "util.h"
 
 /*
@@ -33,6 +34,7 @@ enum {
 	OPT_SWITCH_EVENTS,
 	OPT_AIO,
 	OPT_WRITER,
+	OPT_THREADS,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +60,8 @@ static const struct option long_options[] = {
 	/* Optional argument: "--aio" or "--aio=4", never "--aio 4", as in perf. */
 	{ "aio",		optional_argument,	NULL, OPT_AIO },
 	{ "writer",		required_argument,	NULL, OPT_WRITER },
+	/* Optional argument, as in perf: "--threads" or "--threads=core". */
+	{ "threads",		optional_argument,	NULL, OPT_THREADS },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL,			0,			NULL, 0 },
 };
@@ -100,6 +104,9 @@ static const char usage_text[] =
 	"  -B, --no-buildid        do not collect build ids\n"
 	"      --aio[=<n>]         asynchronous writes, n buffers per ring (1..64)\n"
 	"      --writer <backend>  sync (default), aio (POSIX AIO), uring (io_uring)\n"
+	"      --threads[=<spec>]  reader threads, all writing the one file: cpu\n"
+	"                          (default), core, package, numa, or masks\n"
+	"                          <cpus>/<affinity>:<cpus>/<affinity>...\n"
 	"  -r, --realtime <prio>   run the recorder with SCHED_FIFO priority 1..99\n"
 	"\n"
 	"messages:\n"
@@ -512,6 +519,15 @@ static int parse_args(struct record_opts *opts, int argc, char **argv,
 						 "expected sync, aio or uring", optarg);
 			opts->writer = optarg;
 			break;
+		case OPT_THREADS: {
+			char msg[200];
+
+			if (thread_spec__check(optarg, msg, sizeof(msg)))
+				return usage_err(err, errlen, "%s", msg);
+			opts->threads = true;
+			opts->threads_spec = optarg && *optarg ? optarg : "cpu";
+			break;
+		}
 		case 'h':
 			opts->help = true;
 			break;

@@ -50,6 +50,8 @@ struct record_opts {
 	 */
 	const char *writer;
 	int realtime;		/* -r PRIO: SCHED_FIFO priority, 0 off */
+	bool threads;		/* --threads[=spec] */
+	const char *threads_spec; /* its spec, checked; "cpu" when none was given */
 
 	int quiet;		/* -q */
 	int verbose;		/* -v, repeatable */

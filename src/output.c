@@ -42,6 +42,8 @@ void output__init_fd(struct output *o, int fd, struct writer *w)
 	o->fd = fd;
 	o->writer = w;
 	atomic_init(&o->head, 0);
+	atomic_init(&o->err, 0);
+	pthread_mutex_init(&o->lock, NULL);
 	strbuf__init(&o->stage);
 }
 
@@ -52,6 +54,7 @@ void output__close(struct output *o)
 	o->fd = -1;
 	free(o->spans);
 	o->spans = NULL;
+	pthread_mutex_destroy(&o->lock);
 	strbuf__exit(&o->stage);
 	free(o->path);
 	o->path = NULL;
@@ -66,6 +69,24 @@ void output__unlink(struct output *o)
 uint64_t output__reserve(struct output *o, size_t len)
 {
 	return atomic_fetch_add(&o->head, len);
+}
+
+void output__set_err(struct output *o, int err)
+{
+	int none = 0;
+
+	if (err)
+		atomic_compare_exchange_strong(&o->err, &none, err);
+}
+
+uint64_t output__durable(struct output *o)
+{
+	uint64_t d;
+
+	pthread_mutex_lock(&o->lock);
+	d = o->durable;
+	pthread_mutex_unlock(&o->lock);
+	return d;
 }
 
 /* Track [.., end) as not yet written; returns its sequence number. */
@@ -88,30 +109,31 @@ static void req_complete(struct write_req *req, int err)
 {
 	struct output *o = req->out;
 
-	if (err && !o->err)
-		o->err = err;
+	output__set_err(o, err);
 	/* A failed write is never durable: the prefix stops before it. */
 	if (!err) {
+		pthread_mutex_lock(&o->lock);
 		o->bytes_written += req->len;
 		span_done(o, req->seq);
+		pthread_mutex_unlock(&o->lock);
 	}
 	req->on_complete(req, err);
 }
 
-static int submit_at(struct output *o, struct write_req *req, uint64_t off, uint64_t seq)
+static int submit_at(struct output *o, struct writer *w, struct write_req *req,
+		     uint64_t off, uint64_t seq)
 {
-	int err;
+	int err = o->err;
 
 	req->off = off;
 	req->done = 0;
 	req->seq = seq;
 	req->out = o;
 	req->complete = req_complete;
-	if (o->err)
-		return o->err; /* after a failure nothing more is written */
-	err = writer__submit(o->writer, req);
-	if (err && !o->err)
-		o->err = err;
+	if (err)
+		return err; /* after a failure nothing more is written */
+	err = writer__submit(w, req);
+	output__set_err(o, err);
 	return err;
 }
 
@@ -138,24 +160,39 @@ static void spans_reserve_one(struct output *o)
 	o->spans_cap = cap;
 }
 
-static uint64_t track(struct output *o, uint64_t end)
+/*
+ * Reserve len bytes and track them as not yet written, in one step under
+ * the lock, so that span order is offset order whichever thread reserves.
+ */
+static uint64_t reserve_tracked(struct output *o, size_t len, uint64_t *seq)
 {
+	uint64_t off;
+
+	pthread_mutex_lock(&o->lock);
+	off = output__reserve(o, len);
 	spans_reserve_one(o);
-	return span_push(o, end);
+	*seq = span_push(o, off + len);
+	pthread_mutex_unlock(&o->lock);
+	return off;
+}
+
+int output__submit_via(struct output *o, struct writer *w, struct write_req *req)
+{
+	uint64_t off, seq;
+
+	off = reserve_tracked(o, req->len, &seq);
+	return submit_at(o, w, req, off, seq);
 }
 
 int output__submit(struct output *o, struct write_req *req)
 {
-	uint64_t off, seq;
 	int err;
 
 	/* Gathered small records come first: they were appended earlier. */
 	err = output__flush(o);
 	if (err)
 		return err;
-	off = output__reserve(o, req->len);
-	seq = track(o, off + req->len);
-	return submit_at(o, req, off, seq);
+	return output__submit_via(o, o->writer, req);
 }
 
 struct copy_req {
@@ -178,7 +215,7 @@ static int submit_copy(struct output *o, const void *buf, size_t len, uint64_t o
 	c->req.len = len;
 	c->req.owner = c;
 	c->req.on_complete = copy_req_done;
-	err = submit_at(o, &c->req, off, seq);
+	err = submit_at(o, o->writer, &c->req, off, seq);
 	if (err)
 		free(c);
 	return err;
@@ -197,20 +234,27 @@ int output__flush(struct output *o)
 
 int output__append(struct output *o, const void *data, size_t len)
 {
-	uint64_t off = output__reserve(o, len);
+	uint64_t off, seq;
 
-	if (o->stage.len && o->stage_off + o->stage.len != off) {
-		/* Someone reserved in between: our gathered bytes end here. */
-		int err = output__flush(o);
-
-		if (err)
-			return err;
-	}
-	if (!o->stage.len) {
-		o->stage_off = off;
-		o->stage_seq = track(o, off + len);
-	} else {
+	pthread_mutex_lock(&o->lock);
+	off = output__reserve(o, len);
+	if (o->stage.len && o->stage_off + o->stage.len == off) {
+		/* Right behind what is gathered: the same span grows. */
 		o->spans[o->stage_seq % o->spans_cap].end = off + len;
+		pthread_mutex_unlock(&o->lock);
+	} else {
+		spans_reserve_one(o);
+		seq = span_push(o, off + len);
+		pthread_mutex_unlock(&o->lock);
+		/* Someone reserved in between: our gathered bytes end here. */
+		if (o->stage.len) {
+			int err = output__flush(o);
+
+			if (err)
+				return err;
+		}
+		o->stage_off = off;
+		o->stage_seq = seq;
 	}
 	strbuf__add(&o->stage, data, len);
 	if (o->stage.len >= OUTPUT_STAGE_FLUSH)
@@ -225,20 +269,19 @@ int64_t output__write_copy(struct output *o, const void *buf, size_t len)
 
 	if (err)
 		return err;
-	off = output__reserve(o, len);
-	seq = track(o, off + len);
+	off = reserve_tracked(o, len, &seq);
 	err = submit_copy(o, buf, len, off, seq);
 	return err ? err : (int64_t)off;
 }
 
 int output__sync_header_size(struct output *o)
 {
-	uint64_t size;
+	uint64_t size, durable = output__durable(o);
 	ssize_t n;
 
-	if (!o->data_offset || o->durable <= o->data_offset)
+	if (!o->data_offset || durable <= o->data_offset)
 		return 0;
-	size = o->durable - o->data_offset;
+	size = durable - o->data_offset;
 	if (size == o->header_data_size)
 		return 0;
 	n = sys_pwrite(o->fd, &size, sizeof(size),
@@ -249,23 +292,23 @@ int output__sync_header_size(struct output *o)
 	return 0;
 }
 
+int output__reap_via(struct output *o, struct writer *w, bool wait)
+{
+	int n = writer__reap(w, wait);
+
+	if (n < 0)
+		output__set_err(o, n);
+	return o->err;
+}
+
 int output__reap(struct output *o, bool wait)
 {
-	int n = writer__reap(o->writer, wait);
-
-	if (n < 0 && !o->err)
-		o->err = n;
-	return o->err;
+	return output__reap_via(o, o->writer, wait);
 }
 
 int output__drain(struct output *o)
 {
-	int err = output__flush(o);
-
-	if (err && !o->err)
-		o->err = err;
-	err = writer__drain(o->writer);
-	if (err && !o->err)
-		o->err = err;
+	output__set_err(o, output__flush(o));
+	output__set_err(o, writer__drain(o->writer));
 	return o->err;
 }

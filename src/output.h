@@ -12,6 +12,7 @@
 #ifndef PERFCAP_OUTPUT_H
 #define PERFCAP_OUTPUT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,19 +29,29 @@ struct output_span {
 struct output {
 	int fd;
 	char *path;
-	struct writer *writer;
-	/* Next free offset. Atomic: reader threads may reserve concurrently. */
+	struct writer *writer;	/* the main thread's; reader threads bring their own */
+	/* Next free offset. Read without the lock; moved only under it. */
 	_Atomic uint64_t head;
-	int err;		/* first write error, sticky */
+	_Atomic int err;	/* first write error, sticky (output__set_err) */
+
+	/*
+	 * Reader threads share the output (DESIGN.md, "Reader threads into
+	 * one file"). lock protects the reservation and its span together
+	 * (so spans are in offset order whatever thread reserved), the spans
+	 * and what follows from them: durable, bytes_written. It is taken
+	 * once per write and once per completion, never held across I/O; it
+	 * is the innermost lock (rounds.lock may be held when it is taken).
+	 */
+	pthread_mutex_t lock;
 	uint64_t bytes_written;	/* completed */
 
-	/* Reservations not yet durable, in offset order (main thread only). */
+	/* Reservations not yet durable, in offset order. */
 	struct output_span *spans;
 	uint64_t first_seq, next_seq;
 	size_t spans_cap;
 	uint64_t durable;
 
-	/* Small records (synthesized events) gathered into one write. */
+	/* Small records (synthesized events) gathered into one write: main thread only. */
 	struct strbuf stage;
 	uint64_t stage_off;
 	uint64_t stage_seq;
@@ -63,8 +74,10 @@ void output__close(struct output *o);
 /* Remove the file (an error before any data was recorded). */
 void output__unlink(struct output *o);
 
-/* Reserve len bytes; returns the offset. */
+/* Reserve len bytes; returns the offset (tests; writes reserve through submit). */
 uint64_t output__reserve(struct output *o, size_t len);
+/* Remember err (a -errno) if it is the first error. Any thread. */
+void output__set_err(struct output *o, int err);
 
 /*
  * Reserve len bytes for req and submit it. req->buf/len must be set and
@@ -72,6 +85,8 @@ uint64_t output__reserve(struct output *o, size_t len);
  * must not touch req until then. 0 or -errno.
  */
 int output__submit(struct output *o, struct write_req *req);
+/* The same through writer w: a reader thread's own writer. Any thread. */
+int output__submit_via(struct output *o, struct writer *w, struct write_req *req);
 
 /* Append a small record; gathered and written in large writes. */
 int output__append(struct output *o, const void *data, size_t len);
@@ -80,13 +95,15 @@ int output__flush(struct output *o);
 /* A one-off write of a copy of buf at a fresh reservation; returns offset. */
 int64_t output__write_copy(struct output *o, const void *buf, size_t len);
 
-/* Collect completions; update the header's data size. 0 or the sticky error. */
+/* Collect completions of the main writer. 0 or the sticky error. */
 int output__reap(struct output *o, bool wait);
+/* Collect completions of writer w (the thread that owns w). 0 or the sticky error. */
+int output__reap_via(struct output *o, struct writer *w, bool wait);
 /* Wait for every write in flight. 0 or the sticky error. */
 int output__drain(struct output *o);
 
 /* Bytes below this offset are all written. */
-static inline uint64_t output__durable(const struct output *o) { return o->durable; }
+uint64_t output__durable(struct output *o);
 static inline uint64_t output__head(struct output *o) { return atomic_load(&o->head); }
 
 /*

@@ -74,3 +74,17 @@ uint64_t record_stats__lost(const struct record_stats *s)
 	 */
 	return MAX(s->lost, s->lost_samples);
 }
+
+void record_stats__merge(struct record_stats *s, const struct record_stats *src)
+{
+	s->samples += src->samples;
+	s->lost_records += src->lost_records;
+	s->lost += src->lost;
+	s->lost_samples += src->lost_samples;
+	s->throttles += src->throttles;
+	s->bad += src->bad;
+	if (src->first_time && (!s->first_time || src->first_time < s->first_time))
+		s->first_time = src->first_time;
+	if (src->last_time > s->last_time)
+		s->last_time = src->last_time;
+}

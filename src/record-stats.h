@@ -25,6 +25,8 @@ struct record_stats {
 void record_stats__init(struct record_stats *s, uint64_t sample_type);
 /* Walk the whole records in buf. */
 void record_stats__observe(struct record_stats *s, const void *buf, size_t len);
+/* Add what another reader thread saw (src) into s. */
+void record_stats__merge(struct record_stats *s, const struct record_stats *src);
 /* Lost events, counting what both LOST and LOST_SAMPLES report only once. */
 uint64_t record_stats__lost(const struct record_stats *s);
 

@@ -28,6 +28,14 @@
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,
  * so a wait that sees nothing for AIO_RESCAN_MS scans every request.
+ *
+ * Reader threads (--threads) each have a writer, with a file descriptor
+ * of their own (glibc runs one descriptor's requests one after another).
+ * A signal is the process's: whichever signalfd reads it takes it, so
+ * only one writer at a time may ask for signals. The others ask for no
+ * notification (SIGEV_NONE), as perf record --aio does: reaping reads
+ * each request's state (aio_error() is a load, no system call) and a
+ * wait is aio_suspend() on their own requests.
  */
 #include <errno.h>
 #include <poll.h>
@@ -41,8 +49,14 @@
 #include "writer.h"
 
 #define AIO_RESCAN_MS 100
+/* Most helper threads glibc may start: one per descriptor with requests. */
+#define AIO_MAX_THREADS 64
+
+/* Is a writer using the completion signal? (Writers are set up by one thread.) */
+static bool signal_taken;
 
 struct aio_priv {
+	bool use_signal;	/* SIGEV_SIGNAL + signalfd; else SIGEV_NONE */
 	int sfd;
 	int signo;
 	sigset_t mask, oldmask;
@@ -53,8 +67,8 @@ static int aio_writer_init(struct writer *w, int max_inflight)
 {
 	struct aio_priv *p = xzalloc(sizeof(*p));
 	struct aioinit ai = {
-		/* One fd: glibc serializes requests of one fd on one thread anyway. */
-		.aio_threads = 1,
+		/* Only the first call counts; one thread per descriptor at most. */
+		.aio_threads = AIO_MAX_THREADS,
 		.aio_num = max_inflight,
 		/* Keep the helper thread: re-creating it costs context switches. */
 		.aio_idle_time = 3600,
@@ -62,6 +76,12 @@ static int aio_writer_init(struct writer *w, int max_inflight)
 	int err;
 
 	aio_init(&ai);
+	p->sfd = -1;
+	if (signal_taken) {
+		w->priv = p;
+		return 0;
+	}
+	signal_taken = p->use_signal = true;
 	p->signo = SIGRTMIN + 3;
 	sigemptyset(&p->mask);
 	sigaddset(&p->mask, p->signo);
@@ -75,6 +95,7 @@ static int aio_writer_init(struct writer *w, int max_inflight)
 		err = -errno;
 		pr_err("aio writer: signalfd: %s\n", strerror(-err));
 		pthread_sigmask(SIG_SETMASK, &p->oldmask, NULL);
+		signal_taken = false;
 		free(p);
 		return err;
 	}
@@ -104,9 +125,13 @@ static int aio_writer_submit(struct writer *w, struct write_req *req)
 	cb->aio_buf = (char *)req->buf + req->done;
 	cb->aio_nbytes = req->len - req->done;
 	cb->aio_offset = req->off + req->done;
-	cb->aio_sigevent.sigev_notify = SIGEV_SIGNAL;
-	cb->aio_sigevent.sigev_signo = p->signo;
-	cb->aio_sigevent.sigev_value.sival_ptr = req;
+	if (p->use_signal) {
+		cb->aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+		cb->aio_sigevent.sigev_signo = p->signo;
+		cb->aio_sigevent.sigev_value.sival_ptr = req;
+	} else {
+		cb->aio_sigevent.sigev_notify = SIGEV_NONE;
+	}
 	for (;;) {
 		if (!aio_write(cb))
 			break;
@@ -182,10 +207,34 @@ static int rescan(struct writer *w)
 	return done;
 }
 
+/* Without signals: check every request; wait in aio_suspend() for one. */
+static int reap_unsignalled(struct writer *w, bool wait)
+{
+	struct aio_priv *p = w->priv;
+	int done = rescan(w);
+
+	while (done == 0 && wait && p->list) {
+		const struct aiocb *cbs[64];
+		struct timespec ts = { 0, AIO_RESCAN_MS * 1000000L };
+		int n = 0;
+
+		for (struct write_req *r = p->list; r && n < (int)ARRAY_SIZE(cbs); r = r->next)
+			cbs[n++] = &r->u.aio;
+		if (aio_suspend(cbs, n, &ts) && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		done = rescan(w);
+	}
+	return done;
+}
+
 static int aio_writer_reap(struct writer *w, bool wait)
 {
 	struct aio_priv *p = w->priv;
-	int done = drain_signals(w);
+	int done;
+
+	if (!p->use_signal)
+		return reap_unsignalled(w, wait);
+	done = drain_signals(w);
 
 	while (done == 0 && wait && p->list) {
 		struct pollfd pfd = { .fd = p->sfd, .events = POLLIN };
@@ -206,6 +255,12 @@ static void aio_writer_exit(struct writer *w)
 
 	if (!p)
 		return;
+	if (!p->use_signal) {
+		free(p);
+		w->priv = NULL;
+		return;
+	}
+	signal_taken = false;
 	close(p->sfd);
 	/* Drop completions still queued, then restore the mask. */
 	{

@@ -68,6 +68,16 @@ static const struct writer_ops late_ops = {
 	.name = "late", .init = late_init, .submit = late_submit, .reap = late_reap,
 };
 
+/* The pass takes the rings of one reader as an array of pointers. */
+static struct mmap **ptrs(struct mmap *m, int n)
+{
+	static struct mmap *p[8];
+
+	for (int i = 0; i < n; i++)
+		p[i] = &m[i];
+	return p;
+}
+
 struct fake {
 	void *mem;
 	struct perf_event_mmap_page *pc;
@@ -255,8 +265,8 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 		fake_put_bytes(&f[i], BIG, i);
 	}
 	/* Both rings read: the round closes after the second chunk. */
-	assert_int_equal(mmap__pass_copy(m, 2, &p, true), 2 * BIG);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, true), 2 * BIG);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_true(p.round);
 	assert_int_equal(late.q[1]->len, BIG + 8);
 	assert_int_equal(last_type(slots[1], 8), PERF_RECORD_FINISHED_ROUND);
@@ -264,17 +274,17 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	late_reap(&w, true);
 	fake_put_bytes(&f[0], BIG, 2);
 	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, true), BIG);
+	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, true), BIG);
 	assert_int_equal(p.deferred, 1);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_false(p.round);
 	assert_int_equal(late.q[1]->len, BIG);
 	assert_int_equal(last_type(slots[0], 512), PERF_RECORD_SAMPLE);
 	/* A pass that may not put a ring off waits instead and closes the round. */
 	late_reap(&w, true);
-	assert_int_equal(mmap__pass_copy(m, 2, &p, false), 64);
+	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, false), 64);
 	assert_int_equal(p.deferred, 0);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_true(p.round);
 	assert_int_equal(last_type(slots[0], 8), PERF_RECORD_FINISHED_ROUND);
 	while (late.nr)
@@ -296,27 +306,27 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
 	/* A small chunk is copied out (the ring is released) but kept. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(f.pc->data_tail, 64);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
 	/* The next copy goes behind it, in the same buffer. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 2);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
 	assert_int_equal(slot->fresh, 64);
 	assert_int_equal(slot->len, 128);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(late.nr, 0);
 	/*
 	 * With two buffers a chunk is kept until the buffer is full: half
 	 * the ring is kept too.
 	 */
 	fake_put_bytes(&f, 2000, 3);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
 	assert_int_equal(slot->len, 2128);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
@@ -325,10 +335,10 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	 * takes the other buffer and is kept in turn.
 	 */
 	fake_put_bytes(&f, 2000, 4);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 2128);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_int_equal(late.nr, 1);
 	late_reap(&w, true);
@@ -337,8 +347,8 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	assert_int_equal(late.file[128 + 8], 3);
 	/* A buffer filled to the ring's size is written at once. */
 	fake_put_bytes(&f, RING - 2000, 5);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), RING - 2000);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), RING - 2000);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(p.held, 0);
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
@@ -346,8 +356,8 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	late_reap(&w, true);
 	/* A pass that may not keep chunks writes a small one at once. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 6);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, false), 64);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, false), 64);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 64 + 8);
 	late_reap(&w, true);
@@ -362,21 +372,21 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	fake_init(&f);
 	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 7);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 64);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
 	assert_int_equal(f.pc->data_tail, 64);
 	fake_put_bytes(&f, 2000, 8);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 2000);
-	assert_int_equal(mmap__pass_submit(&p), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
+	assert_int_equal(mmap__pass_submit(&p, 0), 0);
 	assert_int_equal(p.held, 0);
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 2064 + 8);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 9);
-	assert_int_equal(mmap__pass_copy(&m, 1, &p, true), 0);
+	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 0);
 	assert_int_equal(p.deferred, 1);
 	late_reap(&w, true);
 	mmap__close(&m);

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A reader: a set of rings drained by one thread (DESIGN.md, "Reader
+ * threads into one file"). Without --threads the record loop itself is
+ * the one reader and drains every ring; with --threads each reader is a
+ * thread of its own that runs on its rings' CPUs, sleeps on its own poll
+ * set, copies its rings out and submits the writes through its own
+ * writer, at offsets reserved from the one output.
+ *
+ * A step is one pass over the reader's rings (mmap__pass_copy/submit)
+ * and a non-blocking reap of its writer. The rounds shared by all
+ * readers decide where FINISHED_ROUND goes (rounds.h).
+ */
+#ifndef PERFCAP_RECORD_THREAD_H
+#define PERFCAP_RECORD_THREAD_H
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cpumap.h"
+#include "mmap.h"
+#include "record-stats.h"
+#include "rounds.h"
+#include "writer.h"
+
+struct output;
+struct record_threads;
+
+struct record_thread {
+	int idx;
+	struct record_threads *set;
+	struct mmap **maps;		/* its rings */
+	int nr_maps;
+	struct cpu_map *affinity;	/* where it runs; NULL: anywhere */
+	struct mmap_pass pass;
+	struct writer *writer;		/* its writer (own_writer) or the output's */
+	struct writer own_writer;
+	int writer_fd;			/* a dup of the output's fd, or -1 */
+	struct record_stats stats;
+	/* poll set: its rings, then wake_fd (another thread wants a pass, or stop) */
+	struct pollfd *pfd;
+	int nfds, live;
+	int wake_fd;
+	bool own_wake_fd;
+	pthread_t tid;
+	bool started;
+	int err;
+	/* Numbers for the summary. */
+	uint64_t nr_rounds, wakeups, spins, round_wakes;
+	int fast_rings;			/* rings of the last pass that were filling fast */
+};
+
+struct record_threads {
+	struct output *out;
+	struct rounds rounds;
+	struct record_thread *t;
+	int nr;
+	bool threaded;			/* readers are threads (--threads) */
+	_Atomic bool stop;		/* readers: leave the loop */
+	_Atomic int failed;		/* a reader's first error */
+	_Atomic int hung;		/* readers whose rings have all hung up */
+	int main_wake_fd;		/* the record loop's eventfd */
+};
+
+/*
+ * How long a round may stay open: after that no ring is put off and no
+ * chunk kept until one closes.
+ */
+#define ROUND_MAX_NS (100 * 1000000ULL)
+/*
+ * After this long, the readers that hold a round back (asleep, their
+ * rings below the watermark) are woken for a pass, once per round: a
+ * reader whose reorder buffer is bounded, not perf (hotspot's parser),
+ * needs rounds close together.
+ */
+#define ROUND_WAKE_NS (10 * 1000000ULL)
+
+/*
+ * Readers for the rings: nr groups, group i holding the rings whose index
+ * in maps is listed in idx[i][0..nr_idx[i]), to run on affinity[i]. With
+ * threaded false there must be one group, run by the caller.
+ */
+int record_threads__init(struct record_threads *rt, struct output *out, struct mmap *maps,
+			 int nr, int *const *idx, const int *nr_idx,
+			 struct cpu_map *const *affinity, bool threaded, int main_wake_fd,
+			 uint64_t sample_type, uint64_t now);
+/* Give each reader thread its own writer (ops, a dup of the output's fd). */
+int record_threads__writers(struct record_threads *rt, const struct writer_ops *ops,
+			    int nr_bufs);
+int record_threads__start(struct record_threads *rt);
+/* Tell the threads to stop, wait for them. Returns the first reader error. */
+int record_threads__stop(struct record_threads *rt);
+/* After the events are disabled: a last pass over every ring, in this thread. */
+ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now);
+/* Wait for every reader writer's writes. 0 or the first error. */
+int record_threads__drain(struct record_threads *rt);
+void record_threads__exit(struct record_threads *rt);
+
+/* One step of reader t (see above); last: the events are off, take everything. Bytes moved or -errno. */
+ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last);
+/*
+ * Sleep until a ring reaches its watermark, wake_fd is written, or
+ * timeout_ms. Returns > 0 if woken by something, 0 on timeout, -errno.
+ */
+int record_thread__sleep(struct record_thread *t, int timeout_ms);
+
+/* Sums over the readers for the summary. */
+void record_threads__stats(struct record_threads *rt, struct record_stats *s);
+uint64_t record_threads__sum(struct record_threads *rt, size_t field_offset);
+#define record_threads__total(rt, field) \
+	record_threads__sum(rt, offsetof(struct record_thread, field))
+
+#endif
