@@ -3,7 +3,7 @@
 # same workloads, interleaved in one run (this machine is shared and noisy:
 # compare within a run, never across runs).
 #
-#   sudo bench/loss.sh [-r REPS] [-d SECONDS] [-s SCENARIOS] [-w RECORDERS] [-o DIR]
+#   sudo bench/loss.sh [-r REPS] [-d SECONDS] [-s SCENARIOS] [-w RECORDERS] [-o DIR] [-n NAME]
 #
 # Scenarios (-s, comma separated):
 #   dwarf-small  all CPUs saturated (parallel), cpu-clock -F 10000,
@@ -33,21 +33,37 @@
 # Raw rows go to DIR/raw.csv, the tables to DIR/table.md (bench/summarize.py:
 # medians per recorder, then each perfcap recorder against perf's with the
 # same writer: ratios, and the reps in which perfcap lost less or had
-# fewer LOST records, each with a sign test's p).
+# fewer LOST records, each with a sign test's p). DIR is bench/out/DATE-TIME
+# unless -o says otherwise; bench/out/ is not tracked.
+# -n NAME keeps the run as an experiment: raw.csv and table.md go to a new
+# folder bench/results/YYYY-MM-DD-NAME/ (NAME: a-z, 0-9, '-'; the folder
+# must not exist yet), the recordings and scratch files still to DIR. Add
+# its README.md and a line in bench/results/README.md (the layout is
+# described there). RESULTS overrides bench/results.
 # Environment: PERF, PERFCAP (the binaries), W (the workloads' folder),
-# TIME (GNU time), ALT and ALT2 (the alt-* and alt2-* binaries);
+# TIME (GNU time), ALT and ALT2 (the alt-* and alt2-* binaries), RESULTS;
 # bench/device/ sets the first four.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPS=3 DUR=3 OUTDIR=bench/out/$(date +%Y%m%d-%H%M%S)
+REPS=3 DUR=3 OUTDIR=bench/out/$(date +%Y%m%d-%H%M%S) NAME=
 SCEN=dwarf-small,dwarf-large,tpflood
 RECS=perfcap-sync,perfcap-aio,perfcap-aio4,perfcap-uring,perf,perf-aio,perf-aio4,perf-threads
-while getopts r:d:s:w:o: opt; do
+while getopts r:d:s:w:o:n: opt; do
 	case $opt in
 	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; s) SCEN=$OPTARG ;; w) RECS=$OPTARG ;;
-	o) OUTDIR=$OPTARG ;; *) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
+	o) OUTDIR=$OPTARG ;; n) NAME=$OPTARG ;;
+	*) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
 	esac
 done
+# Where raw.csv and table.md go: DIR, or with -n a new experiment folder.
+KEEPDIR=$OUTDIR
+if [ -n "$NAME" ]; then
+	[[ $NAME =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
+		{ echo "bench/loss.sh: -n '$NAME': use a-z, 0-9 and '-'" >&2; exit 2; }
+	KEEPDIR=${RESULTS:-bench/results}/$(date +%F)-$NAME
+	[ ! -e "$KEEPDIR" ] ||
+		{ echo "bench/loss.sh: $KEEPDIR exists: pick another -n NAME" >&2; exit 2; }
+fi
 [ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
 # The device run (bench/device/) points these at carried binaries.
 PERFCAP=${PERFCAP:-$PWD/perfcap}
@@ -108,8 +124,8 @@ IFS=, read -r -a scenarios <<< "$SCEN"
 IFS=, read -r -a recorders <<< "$RECS"
 for r in "${recorders[@]}"; do rec_cmd "$r" >/dev/null || exit 2; done
 for s in "${scenarios[@]}"; do [ -n "$(scen_opts "$s")" ] || exit 2; done
-mkdir -p "$OUTDIR"
-RAW=$OUTDIR/raw.csv
+mkdir -p "$OUTDIR" "$KEEPDIR"
+RAW=$KEEPDIR/raw.csv
 echo "scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed,lost_records" > "$RAW"
 for rep in $(seq 1 "$REPS"); do
 	for s in "${scenarios[@]}"; do
@@ -161,4 +177,4 @@ PY
 	done
 done
 echo "$MAXRATE" > /proc/sys/kernel/perf_event_max_sample_rate
-python3 bench/summarize.py "$RAW" | tee "$OUTDIR/table.md"
+python3 bench/summarize.py "$RAW" | tee "$KEEPDIR/table.md"

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench/loss.sh, the benchmark against upstream perf: one short rep of each
 # kind of recorder gives a row with samples, CPU time and switches, and a
-# name it does not know stops it before anything runs. bench/summarize.py
-# sets each perfcap recorder against perf's with the same writer.
+# name it does not know stops it before anything runs; -n NAME keeps the
+# rows in a new experiment folder. bench/summarize.py sets each perfcap
+# recorder against perf's with the same writer. Every folder of
+# bench/results/ has its page, is in the index, and its raw rows still read.
 
 load helpers
 
@@ -19,12 +21,19 @@ need_bench() {
 	command -v /usr/bin/time >/dev/null || skip "GNU time is not installed"
 }
 
-@test "bench/loss.sh: perfcap, perf and perf -B each give a table row" {
+@test "bench/loss.sh: perfcap, perf and perf -B each give a table row, kept with -n in a new folder" {
 	need_bench
-	run -0 env W="$W" PERFCAP="$P" "$ROOT/bench/loss.sh" -r 1 -d 1 -s tpflood \
-		-w perfcap-aio,perf-aio,perfB-aio -o "$BATS_TEST_TMPDIR/b"
+	run -0 env W="$W" PERFCAP="$P" RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" \
+		-r 1 -d 1 -s tpflood -w perfcap-aio,perf-aio,perfB-aio -o "$BATS_TEST_TMPDIR/b" -n smoke
 	echo "$output"
-	raw=$BATS_TEST_TMPDIR/b/raw.csv
+	# -n: the rows and the tables in RESULTS/YYYY-MM-DD-smoke, the scratch
+	# files (the workload's output, GNU time's) in the -o folder.
+	keep=("$BATS_TEST_TMPDIR"/results/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-smoke)
+	[ -d "${keep[0]}" ]
+	[ "$(ls "${keep[0]}")" = "$(printf 'raw.csv\ntable.md')" ]
+	[ -e "$BATS_TEST_TMPDIR/b/time.txt" ]
+	[ ! -e "$BATS_TEST_TMPDIR/b/raw.csv" ]
+	raw=${keep[0]}/raw.csv
 	# scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,...,failed,lost_records
 	for r in perfcap-aio perf-aio perfB-aio; do
 		row=$(grep "^tpflood,$r,1," "$raw")
@@ -36,8 +45,22 @@ need_bench() {
 		[ "$bytes" -gt 0 ]
 		python3 -c "import sys; assert float(sys.argv[1]) > 0" "$cpu"
 	done
-	[ "$(grep -c '^| tpflood | [a-zB-]* | [0-9]' "$BATS_TEST_TMPDIR/b/table.md")" -eq 3 ]
-	grep -q '^| tpflood | perfcap-aio | perf-aio | [01] of 1 | ' "$BATS_TEST_TMPDIR/b/table.md"
+	[ "$(grep -c '^| tpflood | [a-zB-]* | [0-9]' "${keep[0]}/table.md")" -eq 3 ]
+	grep -q '^| tpflood | perfcap-aio | perf-aio | [01] of 1 | ' "${keep[0]}/table.md"
+}
+
+@test "bench/loss.sh -n: a name that is not a-z, 0-9, '-' or a folder that exists exits 2 before recording" {
+	# Checked before anything else, root or not.
+	run -2 env RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" -r 1 -d 1 -s tpflood \
+		-w perf -o "$BATS_TEST_TMPDIR/b" -n 'Nice 5'
+	[[ $output == *"-n 'Nice 5': use a-z, 0-9 and '-'"* ]]
+	run -2 env RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" -w perf -n ../x
+	mkdir -p "$BATS_TEST_TMPDIR/results/$(date +%F)-nice5"
+	run -2 env RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" -r 1 -d 1 -s tpflood \
+		-w perf -o "$BATS_TEST_TMPDIR/b" -n nice5
+	[[ $output == *"-nice5 exists: pick another -n NAME"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/b" ]
+	[ -z "$(ls "$BATS_TEST_TMPDIR/results/$(date +%F)-nice5")" ]
 }
 
 @test "bench/loss.sh: an unknown recorder or scenario exits 2 before recording" {
@@ -96,4 +119,35 @@ CSV
 	[[ $output == *"| s | perfcap-aio | perf-aio | 6 of 7 | 0.03 | 2 of 7 | 0.45 | 0.50 |"* ]]
 	# The first table has the LOST records' median and range.
 	[[ $output == *"| s | perfcap-aio | 7 (0) |"*"| 50 (5–50) |"* ]]
+}
+
+@test "bench/results: one folder per experiment, each with its page and in the index; every raw CSV still reads" {
+	local res=$ROOT/bench/results d name n=0 c csvs
+	# Nothing but the index and the folders at the top.
+	[ "$(cd "$res" && ls -p | grep -v '/$')" = README.md ]
+	for d in "$res"/*/; do
+		name=$(basename "$d")
+		[[ $name =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[a-z0-9-]+$ ]] || { echo "bad folder name: $name"; false; }
+		[ -f "$d/README.md" ] || { echo "$name: no README.md"; false; }
+		[ "$(grep -c '^\*\*Answer\.\*\* ' "$d/README.md")" -eq 1 ] || { echo "$name: no one **Answer.** line"; false; }
+		[ "$(grep -c "^| [0-9-]* | \[[a-z0-9-]*\]($name/) |" "$res/README.md")" -eq 1 ] ||
+			{ echo "$name: not listed once in bench/results/README.md"; false; }
+		csvs=$(find "$d" -name '*.csv')
+		for c in $csvs; do
+			# The header bench/loss.sh writes (older runs lack lost_records).
+			head -n 1 "$c" | grep -Eq '^scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed(,lost_records)?$' ||
+				{ echo "$c: not a bench/loss.sh raw.csv"; false; }
+			python3 "$ROOT/bench/summarize.py" "$c" > table.md
+			grep -q '^| [a-z-]* | [a-zB0-9-]* | [0-9]* ([0-9]*) | ' table.md || { echo "$c: no table rows"; false; }
+			# Every raw CSV is cited by the page of its folder.
+			grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
+			n=$((n + 1))
+		done
+	done
+	# The index lists no folder that is not there.
+	for name in $(sed -n 's/^| [0-9-]* | \[[a-z0-9-]*\](\([^/]*\)\/) |.*/\1/p' "$res/README.md"); do
+		[ -d "$res/$name" ] || { echo "index lists $name, which is not a folder"; false; }
+	done
+	echo "$n raw CSVs"
+	[ "$n" -ge 69 ]
 }
