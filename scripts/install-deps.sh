@@ -7,7 +7,8 @@ PKGS="build-essential pkg-config
       libelf-dev libdw-dev libzstd-dev liburing-dev
       libtraceevent-dev libtracefs-dev
       libcmocka-dev bats linux-perf
-      procps util-linux time python3"
+      procps util-linux time python3
+      dpkg-dev debhelper lintian git man-db"
 
 missing=""
 for p in $PKGS; do
