@@ -66,13 +66,32 @@ int perf_data__start(struct perf_data *pd, struct output *out,
 	return 0;
 }
 
+/*
+ * All of buf at off, or -errno. A short write (a signal, a full disk on
+ * its way) is retried for the rest; a write of nothing means the file
+ * cannot grow. Each try passes through the fault seam as a write at site.
+ */
+static int pwrite_whole(enum sys_fault_site site, int fd, const void *buf, size_t len,
+			uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = sys_pwrite_at(site, fd, (const char *)buf + done, len - done,
+					  (off_t)(off + done));
+
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return -ENOSPC;
+		done += n;
+	}
+	return 0;
+}
+
 static int write_header(struct perf_data *pd)
 {
-	ssize_t n = sys_pwrite(pd->out->fd, &pd->header, sizeof(pd->header), 0);
-
-	if (n != sizeof(pd->header))
-		return n < 0 ? (int)n : -EIO;
-	return 0;
+	return pwrite_whole(SYS_FAULT_HEADER, pd->out->fd, &pd->header, sizeof(pd->header), 0);
 }
 
 int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
@@ -87,9 +106,15 @@ int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 	err = output__drain(o);
 	memset(h->adds_features, 0, sizeof(h->adds_features));
 	if (err) {
-		/* Keep what is on disk up to the last complete write; no features. */
+		/*
+		 * Keep what is on disk up to the last complete write; no features.
+		 * The error that stopped the recording is the one to report; a
+		 * header that cannot be written either leaves data size 0, which
+		 * perf reports as an unfinished recording.
+		 */
 		h->data.size = o->durable > pd->data_offset ? o->durable - pd->data_offset : 0;
-		write_header(pd);
+		if (write_header(pd))
+			pr_debug("the header could not be written either\n");
 		return err;
 	}
 	h->data.size = output__head(o) - pd->data_offset;
@@ -125,16 +150,18 @@ int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 	feat_off = output__reserve(o, payloads.len);
 	for (i = 0; i < nr; i++)
 		table[i].offset += feat_off;
-	{
-		ssize_t n1 = nr ? sys_pwrite(o->fd, table, nr * sizeof(*table), table_off) : 0;
-		ssize_t n2 = payloads.len ? sys_pwrite(o->fd, payloads.data, payloads.len, feat_off) : 0;
-
-		if (n1 < 0 || n2 < 0 || (size_t)n1 != nr * sizeof(*table) ||
-		    (size_t)n2 != payloads.len) {
-			err = n1 < 0 ? (int)n1 : n2 < 0 ? (int)n2 : -ENOSPC;
-			/* No features then: the data is still good. */
-			memset(h->adds_features, 0, sizeof(h->adds_features));
-		}
+	err = pwrite_whole(SYS_FAULT_FEATURE, o->fd, table, nr * sizeof(*table), table_off);
+	if (!err)
+		err = pwrite_whole(SYS_FAULT_FEATURE, o->fd, payloads.data, payloads.len, feat_off);
+	if (err) {
+		/*
+		 * No features then: the data is still good, and a header whose
+		 * bitmap is clear makes perf ignore whatever part of the table
+		 * reached the disk.
+		 */
+		pr_warn("the feature sections could not be written (%s); the file keeps its "
+			"data without them\n", strerror(-err));
+		memset(h->adds_features, 0, sizeof(h->adds_features));
 	}
 	{
 		int herr = write_header(pd);

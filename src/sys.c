@@ -26,13 +26,24 @@ ssize_t sys_pwrite(int fd, const void *buf, size_t len, off_t off)
 	return n < 0 ? -errno : n;
 }
 
-static struct {
-	bool armed;
-	unsigned long nr;	/* data writes seen */
+/* What is injected at one site; N counts that site's writes from 1. */
+struct site_faults {
+	unsigned long nr;	/* writes seen */
 	unsigned long short_at[8];
 	int nr_short;
-	unsigned long eio_at, enospc_at;
+	unsigned long eio_at, enospc_at, ebusy_at;
+};
+
+static struct {
+	bool armed;
+	struct site_faults site[SYS_FAULT_NR_SITES];
 } fault;
+
+static const char *const site_names[SYS_FAULT_NR_SITES] = {
+	[SYS_FAULT_HEADER] = "header",
+	[SYS_FAULT_FEATURE] = "feature",
+	[SYS_FAULT_SUBMIT] = "submit",
+};
 
 void sys_fault__init(const char *spec)
 {
@@ -43,38 +54,88 @@ void sys_fault__init(const char *spec)
 		return;
 	copy = xstrdup(spec);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *at = strchr(tok, '@');
+		char *at = strchr(tok, '@'), *colon = strchr(tok, ':');
+		struct site_faults *f = &fault.site[SYS_FAULT_DATA];
 		unsigned long n;
 
 		if (!at)
 			continue;
 		*at = 0;
+		if (colon) {
+			*colon = 0;
+			f = NULL;
+			for (int i = 0; i < SYS_FAULT_NR_SITES; i++)
+				if (site_names[i] && !strcmp(tok, site_names[i]))
+					f = &fault.site[i];
+			if (!f) {
+				pr_warn("fault injection: unknown site '%s'\n", tok);
+				continue;
+			}
+			tok = colon + 1;
+		}
 		n = strtoul(at + 1, NULL, 10);
-		if (!strcmp(tok, "short") && fault.nr_short < (int)ARRAY_SIZE(fault.short_at))
-			fault.short_at[fault.nr_short++] = n;
+		if (!strcmp(tok, "short") && f->nr_short < (int)ARRAY_SIZE(f->short_at))
+			f->short_at[f->nr_short++] = n;
 		else if (!strcmp(tok, "eio"))
-			fault.eio_at = n;
+			f->eio_at = n;
 		else if (!strcmp(tok, "enospc"))
-			fault.enospc_at = n;
+			f->enospc_at = n;
+		else if (!strcmp(tok, "ebusy"))
+			f->ebusy_at = n;
+		else
+			pr_warn("fault injection: unknown kind '%s'\n", tok);
 	}
 	free(copy);
 	fault.armed = true;
 	pr_debug("fault injection armed: %s\n", spec);
 }
 
-ssize_t sys_fault__write_result(ssize_t res, size_t len)
+/* The error injected for write nr at f, or 0. */
+static int fault_error(const struct site_faults *f, unsigned long nr)
 {
+	if (f->eio_at && nr >= f->eio_at)
+		return -EIO;
+	if (f->enospc_at && nr >= f->enospc_at)
+		return -ENOSPC;
+	if (f->ebusy_at && nr >= f->ebusy_at)
+		return -EBUSY;
+	return 0;
+}
+
+ssize_t sys_fault__result(enum sys_fault_site site, ssize_t res, size_t len)
+{
+	struct site_faults *f = &fault.site[site];
 	unsigned long nr;
+	int err;
 
 	if (!fault.armed || res < 0)
 		return res;
-	nr = ++fault.nr;
-	if (fault.eio_at && nr >= fault.eio_at)
-		return -EIO;
-	if (fault.enospc_at && nr >= fault.enospc_at)
-		return -ENOSPC;
-	for (int i = 0; i < fault.nr_short; i++)
-		if (fault.short_at[i] == nr && res > 1)
+	nr = ++f->nr;
+	err = fault_error(f, nr);
+	if (err)
+		return err;
+	for (int i = 0; i < f->nr_short; i++)
+		if (f->short_at[i] == nr && res > 1)
 			return res / 2;
 	return res;
+}
+
+ssize_t sys_fault__write_result(ssize_t res, size_t len)
+{
+	return sys_fault__result(SYS_FAULT_DATA, res, len);
+}
+
+int sys_fault__fail(enum sys_fault_site site)
+{
+	struct site_faults *f = &fault.site[site];
+
+	if (!fault.armed)
+		return 0;
+	return fault_error(f, ++f->nr);
+}
+
+ssize_t sys_pwrite_at(enum sys_fault_site site, int fd, const void *buf, size_t len,
+		      off_t off)
+{
+	return sys_fault__result(site, sys_pwrite(fd, buf, len, off), len);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sys.h"
 #include "util.h"
 #include "writer.h"
 
@@ -40,6 +41,36 @@ static int uring_init(struct writer *w, int max_inflight)
 	return 0;
 }
 
+/* io_uring_submit(), or the error the fault seam injects in its place. */
+static int submit_ring(struct uring_priv *p)
+{
+	int err = sys_fault__fail(SYS_FAULT_SUBMIT);
+
+	return err ? err : io_uring_submit(&p->ring);
+}
+
+/*
+ * An error from submit_ring() means the kernel took none of the queued
+ * entries (io_uring_enter() fails only when it consumed nothing), but
+ * they stay in the submission queue and the next io_uring_enter() of any
+ * kind would start them. The caller takes its buffer back on an error
+ * and may free it: turn each entry that names a request into a NOP that
+ * names none, so that nothing later writes from freed memory or hands
+ * the request back a second time.
+ */
+static void disarm_queued(struct uring_priv *p)
+{
+	struct io_uring_sq *sq = &p->ring.sq;
+
+	/* khead: the kernel's consumer index, read as liburing does (acquire). */
+	for (unsigned int i = io_uring_smp_load_acquire(sq->khead); i != sq->sqe_tail; i++) {
+		struct io_uring_sqe *sqe = &sq->sqes[i & sq->ring_mask];
+
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data(sqe, NULL);
+	}
+}
+
 static int uring_submit(struct writer *w, struct write_req *req)
 {
 	struct uring_priv *p = w->priv;
@@ -47,9 +78,9 @@ static int uring_submit(struct writer *w, struct write_req *req)
 	int err;
 
 	if (!sqe) {
-		err = io_uring_submit(&p->ring);
+		err = submit_ring(p);
 		if (err < 0)
-			return err;
+			goto out_disarm;
 		sqe = io_uring_get_sqe(&p->ring);
 		if (!sqe)
 			return -EBUSY;
@@ -57,8 +88,13 @@ static int uring_submit(struct writer *w, struct write_req *req)
 	io_uring_prep_write(sqe, w->fd, (char *)req->buf + req->done,
 			    req->len - req->done, req->off + req->done);
 	io_uring_sqe_set_data(sqe, req);
-	err = io_uring_submit(&p->ring);
-	return err < 0 ? err : 0;
+	err = submit_ring(p);
+	if (err >= 0)
+		return 0;
+out_disarm:
+	pr_debug("uring writer: io_uring_submit: %s\n", strerror(-err));
+	disarm_queued(p);
+	return err;
 }
 
 static int uring_reap(struct writer *w, bool wait)
@@ -83,6 +119,9 @@ static int uring_reap(struct writer *w, bool wait)
 			ssize_t res = cqe->res;
 
 			io_uring_cqe_seen(&p->ring, cqe);
+			/* A disarmed entry (disarm_queued()): nobody waits for it. */
+			if (!req)
+				continue;
 			writer__io_done(w, req, res);
 		}
 		done++;

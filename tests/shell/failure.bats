@@ -164,3 +164,75 @@ short_writes() { # backend
 	[ "$feat" = $((off + size)) ]
 	[ "$(stat -c %s f.data)" -gt "$feat" ]
 }
+
+# ---- header and feature writes, io_uring submission (issue 13) ---------------
+
+# SITE:KIND@N faults (src/sys.h) at the end of a short all-CPU recording.
+record_with_fault() { # SPEC [perfcap options...]
+	local spec=$1
+	shift
+	run env PERFCAP_FAULT_INJECT="$spec" "$P" record "$@" -e cpu-clock -a -o f.data -- "$W/parallel" -t 0.3
+	skip_if_no_backend
+	echo "PERFCAP_FAULT_INJECT=$spec: exit $status:"
+	echo "$output"
+}
+
+@test "short feature writes are retried: exit 0, every feature there, perf reads it clean" {
+	record_with_fault feature:short@1,feature:short@2,feature:short@3
+	[ "$status" = 0 ]
+	has_features f.data HOSTNAME CMDLINE EVENT_DESC SAMPLE_TIME BUILD_ID
+	perf_reads_clean f.data
+	[ "$(our_stats f.data)" = "$(perf_stats f.data)" ]
+}
+
+@test "a short header write is retried: exit 0, the file complete" {
+	record_with_fault header:short@1
+	[ "$status" = 0 ]
+	has_features f.data HOSTNAME CMDLINE EVENT_DESC
+	perf_reads_clean f.data
+}
+
+failed_feature_write() { # KIND MESSAGE
+	record_with_fault "feature:$1@1"
+	[ "$status" = 1 ]
+	# Named once where recording ends, warned once where features are dropped.
+	[ "$(grep -ciF "$2" <<<"$output")" = 2 ]
+	grep -qF 'f.data' <<<"$output"
+	grep -qi 'without them' <<<"$output"
+	# The data stays good: the header lists no feature, perf reads every record.
+	perf_ok report --header-only -i f.data
+	! grep -qE '^# (hostname|cmdline) *:' "$PERF_OUT"
+	perf_ok report -i f.data --stdio
+	[ "$(our_stats f.data)" = "$(perf_stats f.data)" ]
+	[ "$(perf_stats f.data | stat_of Aggregated SAMPLE)" -gt 100 ]
+}
+
+@test "EIO on the feature write: exit 1, features dropped, the data read by perf" {
+	failed_feature_write eio 'input/output error'
+}
+
+@test "ENOSPC on the second feature write (the sections after the table): exit 1, data kept" {
+	record_with_fault feature:enospc@2
+	[ "$status" = 1 ]
+	grep -qi 'no space left on device' <<<"$output"
+	perf_ok report -i f.data --stdio
+	[ "$(our_stats f.data)" = "$(perf_stats f.data)" ]
+}
+
+@test "EIO on the header write: exit 1 with a message naming the file" {
+	record_with_fault header:eio@1
+	[ "$status" = 1 ]
+	[ "$(grep -ci 'input/output error' <<<"$output")" = 1 ]
+	grep -qF 'writing f.data failed' <<<"$output"
+}
+
+# A failed io_uring_submit must leave nothing queued that points at a
+# buffer the caller takes back: under ASan (make SANITIZE=... check) a
+# later submission of such an entry is a use-after-free report.
+@test "io_uring submit fails (EBUSY on the 5th): exit 1, no crash, perf reads the file" {
+	record_with_fault submit:ebusy@5 --writer=uring
+	[ "$status" = 1 ]
+	[ "$(grep -ci 'device or resource busy' <<<"$output")" = 1 ]
+	! grep -qiE 'AddressSanitizer|runtime error' <<<"$output"
+	truncated_file_reads f.data
+}
