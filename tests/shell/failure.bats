@@ -5,7 +5,8 @@
 # a file that upstream perf reads, up to the last complete write.
 #
 # Faults are injected with PERFCAP_FAULT_INJECT (src/sys.h): KIND@N acts on
-# the Nth data write of any writer backend.
+# the Nth data write of any writer backend; header:, feature: and submit:
+# KIND@N on the header writes, the feature writes and io_uring submissions.
 
 load helpers
 
