@@ -697,7 +697,7 @@ int loss_html__write(FILE *f, struct loss_timeline *const *tl, size_t n)
 		"td, th { padding: 2px 10px; text-align: right; border-bottom: 1px solid #ddd; }\n"
 		"th { text-align: left; }\n"
 		".sw { display: inline-block; width: 1em; height: 0.8em; margin-right: 0.4em; }\n"
-		"code { background: #f3f3f3; }\n</style>\n</head>\n<body>\n"
+		"code { background: #f3f3f3; }\nsvg { max-width: 100%%; height: auto; }\n</style>\n</head>\n<body>\n"
 		"<h1>perfcap loss</h1>\n<div>\n");
 	err = loss_svg__write(f, tl, n, false);
 	if (err)

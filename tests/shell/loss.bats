@@ -101,6 +101,10 @@ loss_agrees_with_perf() { # FILE|DIR
 		[ "$(perfcap_json z.data compressed_records)" = "$compressed" ]
 		run -0 "$P" loss z.data
 		[[ $output != *"not counted"* ]]
+		# The picture reads inside COMPRESSED too: a rate for every CPU.
+		"$P" loss --svg z.data >z.svg
+		[ "$(svg_facts z.svg | python3 -c 'import json,sys; print(json.load(sys.stdin)["panels"][0]["rates"])')" = \
+			"$(("$(perfcap_json z.data cpus.length)" + 1))" ]
 	done
 }
 
@@ -279,6 +283,16 @@ assert p.cells[i + 1] == sys.argv[2], p.cells[i:i + 2]
 svg = text[text.index("<svg "):text.index("</svg>") + 6]
 ET.fromstring(svg)
 PY
+	# An image viewer's library draws it at its size (librsvg, when installed).
+	if command -v rsvg-convert >/dev/null; then
+		rsvg-convert -o clean.png clean.svg
+		python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(24)
+assert d[:8] == b"\x89PNG\r\n\x1a\n", d[:8]
+w, h = struct.unpack(">II", d[16:24])
+assert w == 1200 and 200 < h < 1100, (w, h)' clean.png
+	fi
 	# Nothing else: usage errors.
 	run -2 "$P" loss --svg --html clean.data
 	run -1 "$P" loss --svg nope.data
