@@ -10,8 +10,9 @@
 #
 #   -t  how long the flood runs (default 600: ten minutes)
 #   -i  seconds between samples (default 5)
-#   -c  sample every PERIOD-th tracepoint hit (default 100: ~6 MB/s on the
-#       2-CPU VM, a 10-minute file of ~4 GB; -c 20 writes ~30 MB/s)
+#   -c  -c PERIOD for perfcap record (default none). On the 2-CPU VM's kernel
+#       a tracepoint samples every hit whatever the period (perf record
+#       too): the flood writes ~12 MB/s there, a 10-minute file of ~7 GB
 #   -b  the perfcap binary (default ./perfcap); a sanitizer build
 #       (perfcap-san) makes the ASan/UBSan soak: run it shorter, it is
 #       several times slower, and its report lands in record.log
@@ -25,7 +26,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-secs=600 interval=5 period=100 perfcap=./perfcap out= keep=0
+secs=600 interval=5 period= perfcap=./perfcap out= keep=0
 while getopts "t:i:c:b:o:k" opt; do
 	case $opt in
 	t) secs=$OPTARG ;;
@@ -49,7 +50,7 @@ event=syscalls:sys_enter_getppid
 command -v perf >/dev/null || { echo "soak: upstream perf is not installed" >&2; exit 1; }
 
 data=$out/soak.data
-cmd=("$perfcap" record --aio -e "$event" -c "$period" -a -o "$data" -- "$flood" -t "$secs")
+cmd=("$perfcap" record --aio -e "$event" ${period:+-c "$period"} -a -o "$data" -- "$flood" -t "$secs")
 echo "soak: ${cmd[*]}" | tee "$out/record.log"
 "${cmd[@]}" >>"$out/record.log" 2>&1 &
 pid=$!
