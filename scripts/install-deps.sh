@@ -8,6 +8,7 @@ PKGS="build-essential pkg-config
       libtraceevent-dev libtracefs-dev
       libcmocka-dev bats linux-perf
       procps util-linux time python3
+      hotspot
       librsvg2-bin
       dpkg-dev debhelper lintian git man-db"
 

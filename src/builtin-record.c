@@ -519,8 +519,13 @@ static int record__loop(struct record *rec)
 				err = n;
 				break;
 			}
-		} else if ((err = atomic_load(&rt->failed))) {
-			break;
+		} else {
+			err = atomic_load(&rt->failed);
+			/* The main writer's own writes (synthesized records) complete here. */
+			if (!err)
+				err = output__reap(&rec->out, false);
+			if (err)
+				break;
 		}
 		/*
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
@@ -541,7 +546,8 @@ static int record__loop(struct record *rec)
 			continue;
 		}
 		/* Sleep until a ring reaches its watermark or a signal comes. */
-		r = t ? record_thread__sleep(t, POLL_TIMEOUT_MS) : sleep_main(POLL_TIMEOUT_MS);
+		r = t ? record_thread__sleep(t, record_thread__timeout(t, now, POLL_TIMEOUT_MS))
+		      : sleep_main(POLL_TIMEOUT_MS);
 		if (r < 0) {
 			err = r;
 			break;
@@ -679,7 +685,8 @@ static void print_summary(struct record *rec, int err)
 		/*
 		 * How full the rings were when the loop came to them: a ring
 		 * found at 5/8 or more had little room left before it lost
-		 * events (bench/results/2026-11-30-vm2cpu-flood4.md, 11-14).
+		 * events (bench/results/2026-11-30-lost-records/,
+		 * -overflow-causes/).
 		 */
 		fprintf(stderr, "[ perfcap record: rings found with data, by eighths full (0/8 .. 7/8+):");
 		for (size_t f = 0; f < ARRAY_SIZE(fill); f++)
@@ -775,8 +782,8 @@ static int setup_realtime(int prio)
  * write needs them, so the rings wait less.
  *
  * Measured on 2 saturated CPUs, in interleaved runs of 21 reps against the
- * 0.1 ms scheduler slice this replaced (bench/results/2026-11-30-vm2cpu-
- * perfloop.md, section 11). In the tracepoint flood, --aio lost less in
+ * 0.1 ms scheduler slice this replaced (bench/results/
+ * 2026-11-30-nice5-priority/). In the tracepoint flood, --aio lost less in
  * 51 of 63 rep pairs, and less than perf record --aio in 45 of 63, at
  * 0.87-1.02x perf's context switches. In dwarf-small (9 reps), --aio lost
  * 7.77% against 16.21% and perf's 25.77%, and the default writer 2.69%
@@ -927,8 +934,11 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out_workload;
 	err = setup_readers(rec);
-	if (err)
+	if (err) {
+		/* A --threads layout that does not fit the CPUs is a usage error. */
+		ret = err == -EINVAL ? 2 : 1;
 		goto out_workload;
+	}
 
 	/* Everything that can fail on bad input has been checked: create the file. */
 	raise_priority();

@@ -273,10 +273,10 @@ ssize_t mmap__pass_copy(struct mmap **maps, int nr_maps, struct mmap_pass *p, bo
  * Measured. Keeping with one buffer too, 9 reps: --aio switches in
  * dwarf-small 33.6k -> 22.5k, loss 8.3% -> 6.6% (a write handed to glibc's
  * idle helper preempted the loop twice, at the wakeup and at the lock it
- * was woken under; bench/results/2026-11-30-vm2cpu-slice.md). Until full
+ * was woken under; bench/results/2026-11-30-kept-chunks/). Until full
  * with more buffers, against half, two runs of 9 and 7 reps: the flood's
  * switches with --aio=4 14.7k/13.9k vs 15.9k/15.4k (perf 17.1k/14.6k),
- * loss unchanged within the noise (2026-11-30-vm2cpu-flood4.md).
+ * loss unchanged within the noise (bench/results/2026-11-30-kept-until-full/).
  */
 static bool keep_chunk(const struct mmap_buf *b)
 {

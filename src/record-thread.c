@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -210,6 +211,21 @@ int record_thread__sleep(struct record_thread *t, int timeout_ms)
 	return r;
 }
 
+int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms)
+{
+	uint64_t last = atomic_load_explicit(&t->set->rounds.last_ns, memory_order_relaxed);
+	uint64_t due = last + ROUND_MAX_NS;
+	bool kept = false;
+
+	for (int i = 0; i < t->nr_maps && !kept; i++)
+		kept = t->maps[i]->filling != NULL;
+	if (!kept)
+		return max_ms;
+	if (due <= now)
+		return 0;
+	return (int)MIN((uint64_t)max_ms, (due - now + 999999) / 1000000);
+}
+
 static void fail(struct record_thread *t, int err)
 {
 	struct record_threads *rt = t->set;
@@ -242,7 +258,11 @@ static void *thread_main(void *arg)
 	struct record_thread *t = arg;
 	struct record_threads *rt = t->set;
 	bool hung = false;
+	char name[16];
 
+	/* "perfcap-rdN" in ps and /proc/PID/task/TID/comm. */
+	snprintf(name, sizeof(name), "perfcap-rd%d", t->idx);
+	pthread_setname_np(pthread_self(), name);
 	set_affinity(t);
 	while (!atomic_load_explicit(&rt->stop, memory_order_acquire)) {
 		ssize_t n = record_thread__step(t, now_ns(), false);
@@ -256,7 +276,7 @@ static void *thread_main(void *arg)
 			t->spins++;
 			continue;
 		}
-		r = record_thread__sleep(t, THREAD_POLL_MS);
+		r = record_thread__sleep(t, record_thread__timeout(t, now_ns(), THREAD_POLL_MS));
 		if (r < 0) {
 			fail(t, r);
 			break;

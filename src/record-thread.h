@@ -69,9 +69,13 @@ struct record_threads {
 
 /*
  * How long a round may stay open: after that no ring is put off and no
- * chunk kept until one closes.
+ * chunk kept until one closes, and a reader that keeps a chunk sleeps no
+ * longer than that. perf record --aio=4's rounds came at most 23-37 ms
+ * apart in the tracepoint flood; hotspot's parser reorders tracepoint
+ * events in a bounded buffer, so rounds far apart (up to 200 ms with 100
+ * here) let a chunk kept back arrive behind what it already flushed.
  */
-#define ROUND_MAX_NS (100 * 1000000ULL)
+#define ROUND_MAX_NS (25 * 1000000ULL)
 /*
  * After this long, the readers that hold a round back (asleep, their
  * rings below the watermark) are woken for a pass, once per round: a
@@ -108,6 +112,11 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last);
  * timeout_ms. Returns > 0 if woken by something, 0 on timeout, -errno.
  */
 int record_thread__sleep(struct record_thread *t, int timeout_ms);
+/*
+ * How long reader t may sleep at now: at most max_ms, and no later than
+ * its kept chunks are due to go out (ROUND_MAX_NS after the last round).
+ */
+int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms);
 
 /* Sums over the readers for the summary. */
 void record_threads__stats(struct record_threads *rt, struct record_stats *s);

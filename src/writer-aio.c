@@ -16,14 +16,14 @@
  *
  * Measured against SIGEV_NONE + aio_suspend() without a timeout: that
  * had 6-13x more involuntary context switches on a saturated machine
- * (bench/results/2026-11-30-vm2cpu-aio7.md). Again with rings put off
- * instead of waited for (2026-11-30-vm2cpu-defer.md): SIGEV_NONE saved
+ * (bench/results/2026-11-30-aio-sigev-signal/). Again with rings put off
+ * instead of waited for (same folder): SIGEV_NONE saved
  * a quarter of the voluntary switches in the tracepoint flood, but
  * multiplied the involuntary ones by 12 in dwarf-small, where the helper
  * thread, woken on the loop's CPU, preempts the loop. That saving likely
  * came from the loop's own signalfd, which woke at every completion
- * signal until the loop moved to an eventfd (2026-11-30-vm2cpu-slice.md,
- * section 1).
+ * signal until the loop moved to an eventfd (bench/results/
+ * 2026-11-30-signalfd-eventfd/).
  *
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,

@@ -157,6 +157,17 @@ static const struct opt_case cases[] = {
 	{ { "--aio=2", "--writer=aio", "-a" },	"system_wide aio=2 writer=aio" },
 	{ { "--writer=sync", "--aio", "-a" },	"!=--aio asks for asynchronous writes; it conflicts with --writer=sync" },
 	{ { "--writer=foo", "-a" },		"!=invalid --writer value 'foo': expected sync, aio or uring" },
+	/* --threads: perf's spellings; only the syntax is checked here. */
+	{ { "--threads", "-a" },		"system_wide threads=cpu" },
+	{ { "--threads=", "-a" },		"system_wide threads=cpu" },
+	{ { "--threads=core", "-a" },		"system_wide threads=core" },
+	{ { "--threads=package", "-a" },	"system_wide threads=package" },
+	{ { "--threads=numa", "-a" },		"system_wide threads=numa" },
+	{ { "--threads=0-1/0-1:2-3/2-3", "-a" }, "system_wide threads=0-1/0-1:2-3/2-3" },
+	{ { "--threads", "sleep" },		"threads=cpu cmd=[sleep]" },
+	{ { "--threads=socket", "-a" },		"!=invalid --threads value 'socket': expected cpu, core, package, numa or <cpus>/<affinity>:..." },
+	{ { "--threads=0-1", "-a" },		"!--threads: '0-1' has no affinity mask" },
+	{ { "--threads=0-1/x", "-a" },		"!--threads: invalid CPU list in '0-1/x'" },
 	{ { "--writer=", "-a" },		"!invalid --writer value ''" },
 
 	/* help needs no target and wins over conflicts */
@@ -254,6 +265,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " writer=%s", o->writer);
 	if (o->realtime)
 		strbuf__addf(&sb, " realtime=%d", o->realtime);
+	if (o->threads)
+		strbuf__addf(&sb, " threads=%s", o->threads_spec);
 	if (o->quiet)
 		strbuf__addf(&sb, " quiet");
 	if (o->verbose)
@@ -445,7 +458,7 @@ static void test_usage(void **state)
 		"-o, --output", "-T, --timestamp", "-R, --raw-samples",
 		"-N, --no-buildid-cache", "-B, --no-buildid", "--switch-events",
 		"-i, --no-inherit", "-q, --quiet", "-v, --verbose", "-r, --realtime",
-		"--aio[=<n>]", "--writer", "-h, --help",
+		"--aio[=<n>]", "--writer", "--threads[=<spec>]", "-h, --help",
 		"0 success", "1 runtime failure", "2 usage error",
 	};
 	const char *u = record_opts__usage();
