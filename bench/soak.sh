@@ -19,7 +19,8 @@
 #   -o  where the results go (default bench/out/soak-DATE-TIME; the
 #       recording is deleted at the end unless -k)
 #
-# Output in DIR: samples.csv (one row per sample), record.log (perfcap's
+# Output in DIR: samples.txt (comma separated, one row per sample; not .csv,
+# which bench/results keeps for bench/loss.sh raw rows), record.log (perfcap's
 # messages and summary), perf-stats.txt (perf report --stats), summary.md
 # (the table and the flat/leak figures). RSS is compared from the end of
 # the first tenth of the run (rings mapped, buffers touched) to the end.
@@ -56,7 +57,7 @@ echo "soak: ${cmd[*]}" | tee "$out/record.log"
 pid=$!
 start=$(date +%s.%N)
 
-echo "t_s,rss_kb,hwm_kb,fds,threads,file_bytes" >"$out/samples.csv"
+echo "t_s,rss_kb,hwm_kb,fds,threads,file_bytes" >"$out/samples.txt"
 sample() {
 	local st rss hwm thr fds size t
 	st=$(cat "/proc/$pid/status" 2>/dev/null) || return 1
@@ -66,7 +67,7 @@ sample() {
 	fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 	size=$(stat -c %s "$data" 2>/dev/null || echo 0)
 	t=$(awk -v now="$(date +%s.%N)" -v start="$start" 'BEGIN { printf "%.1f", now - start }')
-	echo "$t,$rss,$hwm,$fds,$thr,$size" >>"$out/samples.csv"
+	echo "$t,$rss,$hwm,$fds,$thr,$size" >>"$out/samples.txt"
 }
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "$interval"
@@ -84,12 +85,12 @@ ours=$("$perfcap" dump --stats "$data" 2>/dev/null | awk '/ SAMPLE events:/ {pri
 theirs=$(awk '/ SAMPLE events:/ {print $3; exit}' "$out/perf-stats.txt")
 [ "$keep" = 1 ] || rm -f "$data" "$data.old"
 
-# The table and the figures, from samples.csv.
+# The table and the figures, from samples.txt.
 python3 - "$out" "$secs" "$rc" "$prc" "$perf_warn" "$file_bytes" "${ours:-?}" "${theirs:-?}" \
 	"${cmd[*]}" <<'EOF' | tee "$out/summary.md"
 import csv, sys
 out, secs, rc, prc, warn, size, ours, theirs, cmd = sys.argv[1:]
-rows = [r for r in csv.DictReader(open(out + "/samples.csv")) if r["rss_kb"]]
+rows = [r for r in csv.DictReader(open(out + "/samples.txt")) if r["rss_kb"]]
 if not rows:
     print("no samples: the recorder ended before the first one")
     sys.exit(0)
