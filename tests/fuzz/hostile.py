@@ -13,6 +13,10 @@ KIND is one of:
   bad-size      a data section of FINISHED_ROUND records, then a kernel
                 record whose size is not a multiple of 8
   tiny-record   a kernel record of size 4 (less than its own header)
+  cpu-spread    valid: two samples, on CPU 0 and on CPU 65535, then
+                FINISHED_ROUNDs; a per-CPU table sized by the highest CPU
+                number (perfcap loss --svg's timeline, 2026-12-01) takes
+                hundreds of MB for it
 
 The files are valid up to the trap, so that the reader reaches it.
 Used by tests/shell/errors.bats; see tests/fuzz/README.md.
@@ -98,6 +102,13 @@ def make(kind, size):
         n = (size - HDR - ATTR_SIZE) // 8 - 2
         data = rec(68, b"") * n + rec(9, b"", size=4) + b"\0" * 4 + b"\0" * 4
         return one_attr_file(data)
+    if kind == "cpu-spread":
+        def sample(t, cpu):
+            # IDENTIFIER, IP, pid/tid, TIME, cpu/res, PERIOD
+            return rec(9, struct.pack("<QQIIQIIQ", 0, 0, 1, 1, t, cpu, 0, 1))
+        data = sample(1000, 0) + sample(2000, 65535)
+        n = (size - HDR - ATTR_SIZE - len(data)) // 8
+        return one_attr_file(data + rec(68, b"") * n)
     raise SystemExit("unknown kind: " + kind)
 
 
