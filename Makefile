@@ -41,6 +41,7 @@ MAIN_OBJ  := $(OUT)/main.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
+BENCHES   := $(patsubst bench/%.c,$(OUT)/bench/%,$(wildcard bench/*.c))
 
 ifeq ($(SANITIZE),)
 BIN ?= perfcap
@@ -48,7 +49,7 @@ else
 BIN ?= perfcap-san
 endif
 
-all: $(BIN) $(WORKLOADS)
+all: $(BIN) $(WORKLOADS) $(BENCHES)
 
 $(BIN): $(MAIN_OBJ) $(OUT)/libperfcap.a
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -73,11 +74,15 @@ $(OUT)/perfcap-version.h: FORCE | $(OUT)
 	$(Q)echo '#define PERFCAP_VERSION "$(VERSION)"' >$@.tmp && \
 		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# Benchmarks that drive the recorder's code without the kernel (bench/drain.c).
+$(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a $(LDLIBS)
+
 # Workloads keep frame pointers and symbols so call graphs can be checked.
 $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
 	$(QUIET_CC)$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
 
-$(OUT) $(OUT)/tests $(OUT)/workloads:
+$(OUT) $(OUT)/tests $(OUT)/workloads $(OUT)/bench:
 	$(Q)mkdir -p $@
 
 unit: $(UNIT_BINS)

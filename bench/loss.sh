@@ -10,8 +10,10 @@
 #                --call-graph dwarf,4096, --switch-events, -m 8 (32 KiB rings)
 #   dwarf-large  the same with -m 256 (1 MiB rings)
 #   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
-# Recorders (-w): perfcap-sync perfcap-aio perfcap-aioN perfcap-uring
-#                 perf perf-aio perf-aioN perf-threads (N: --aio=N)
+# Recorders (-w): perfcap (its default) perfcap-sync perfcap-aio perfcap-aioN
+#                 perfcap-uring perf perf-aio perf-aioN perf-threads (N: --aio=N);
+#                 more tokens add options: -threads (--threads), -rtN (-r N),
+#                 e.g. perfcap-threads-aio4, perf-rt1, perfcap-rt1
 #                 perfB perfB-aio perfB-aioN perfB-threads: the same with -B
 #                 (no build ids: without the pass over the file that perf
 #                 makes after recording, most of its CPU time in a flood)
@@ -88,34 +90,44 @@ scen_workload() {
 	*) echo "$W/parallel -t $DUR" ;;
 	esac
 }
+# A recorder's name is its binary and its options, '-'-separated tokens:
+# sync (nothing), aio (--aio), aioN (--aio=N), uring (--writer=uring),
+# threads (--threads), rtN (-r N); "perfcap" alone is perfcap's default.
+rec_opts() { # TOKENS...
+	local t o=
+	for t in "$@"; do
+		case $t in
+		sync) ;;
+		aio) o="$o --aio" ;;
+		aio[0-9]*) o="$o --aio=${t#aio}" ;;
+		uring) o="$o --writer=uring" ;;
+		threads) o="$o --threads" ;;
+		rt[0-9]*) o="$o -r ${t#rt}" ;;
+		*) return 1 ;;
+		esac
+	done
+	echo "$o"
+}
 rec_cmd() {
-	local bin=
-	case $1 in
+	local bin= b= r=$1 o
+	local -a toks
+	case $r in
+	perfcap) echo "$PERFCAP record"; return ;;
 	perfcap-*) bin=$PERFCAP ;;
 	alt-*) bin=${ALT:?ALT=perfcap binary} ;;
 	alt2-*) bin=${ALT2:?ALT2=perfcap binary} ;;
+	perf) echo "$PERF record"; return ;;
+	perfB) echo "$PERF record -B"; return ;;
+	perf-*) bin=$PERF ;;
+	perfB-*) bin=$PERF b=" -B" ;;
 	esac
-	if [ -n "$bin" ]; then
-		case ${1#*-} in
-		sync) echo "$bin record" ;;
-		aio) echo "$bin record --aio" ;;
-		aio[0-9]*) echo "$bin record --aio=${1#*-aio}" ;;
-		uring) echo "$bin record --writer=uring" ;;
-		*) echo "bench/loss.sh: unknown recorder '$1'" >&2; exit 2 ;;
-		esac
-		return
+	IFS=- read -r -a toks <<<"${r#*-}"
+	if [ -z "$bin" ] || ! o=$(rec_opts "${toks[@]}") ||
+		{ [ "$bin" = "$PERF" ] && [[ " ${toks[*]} " =~ \ (sync|uring)\  ]]; }; then
+		echo "bench/loss.sh: unknown recorder '$1'" >&2
+		exit 2
 	fi
-	local r=$1 b=
-	case $r in
-	perfB*) r=perf${r#perfB} b=" -B" ;;
-	esac
-	case $r in
-	perf) echo "$PERF record$b" ;;
-	perf-aio) echo "$PERF record$b --aio" ;;
-	perf-aio[0-9]*) echo "$PERF record$b --aio=${r#perf-aio}" ;;
-	perf-threads) echo "$PERF record$b --threads" ;;
-	*) echo "bench/loss.sh: unknown recorder '$1'" >&2; exit 2 ;;
-	esac
+	echo "$bin record$b$o"
 }
 
 work_of() { sed -n 's/.* \([0-9][0-9]*\) iterations.*/\1/p' "$1" | tail -n 1; }

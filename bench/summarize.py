@@ -74,10 +74,13 @@ for (s, rec), all_rs in sorted(groups.items()):
 
 def counterpart(rec):
     """The perf recorder that a perfcap recorder is measured against."""
+    if rec == "perfcap":
+        return "perf"
     for prefix in ("perfcap-", "alt-", "alt2-"):
         if rec.startswith(prefix):
             w = rec[len(prefix):]
-            return "perf" if w == "sync" else "perf-aio" if w == "uring" else "perf-" + w
+            w = w.replace("uring", "aio")
+            return "perf" if w == "sync" else "perf-" + w.replace("sync-", "")
     return None
 
 

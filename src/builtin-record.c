@@ -436,34 +436,63 @@ static int setup_readers(struct record *rec)
 	struct record_opts *o = &rec->opts;
 	int nr = 1, **idx, *nr_idx, err;
 	struct cpu_map **aff = NULL;
+	bool threaded = o->threads;
+	char why[256] = "";
 
 	if (o->threads) {
 		struct cpu_map *online = cpu_map__online();
-		char msg[256] = "";
 
 		err = thread_spec__build(&rec->tspec, o->threads_spec, el->cpus, online, "/sys",
-					 msg, sizeof(msg));
+					 why, sizeof(why));
 		cpu_map__delete(online);
 		if (err) {
-			pr_err("%s\n", msg);
+			pr_err("%s\n", why);
 			return err;
 		}
+		snprintf(why, sizeof(why), "as --threads=%s asks", o->threads_spec);
+	} else {
+		/* perfcap chooses (thread-spec.h); the environment may say otherwise, for tests. */
+		const char *e = getenv("PERFCAP_CPUS_PER_READER");
+		int per = e && atoi(e) > 0 ? atoi(e) : THREAD_SPEC_CPUS_PER_READER;
+
+		err = thread_spec__auto(&rec->tspec, el->cpus, "/sys", per, why, sizeof(why));
+		if (err) {
+			pr_err("%s\n", why);
+			return err;
+		}
+		threaded = rec->tspec.nr > 0;
+		if (threaded)
+			o->threads_spec = "auto";
+	}
+	if (threaded) {
 		nr = rec->tspec.nr;
 		aff = xzalloc(nr * sizeof(*aff));
 	}
+	if (verbose > 0)
+		fprintf(stderr, "[ perfcap record: readers: %s ]\n", why);
 	idx = xzalloc(nr * sizeof(*idx));
 	nr_idx = xzalloc(nr * sizeof(*nr_idx));
 	for (int i = 0; i < nr; i++) {
 		idx[i] = xzalloc((el->nr_mmaps + 1) * sizeof(int));
 		for (int m = 0; m < el->nr_mmaps; m++)
-			if (!o->threads || cpu_map__contains(rec->tspec.t[i].maps, el->mmaps[m].cpu))
+			if (!threaded || cpu_map__contains(rec->tspec.t[i].maps, el->mmaps[m].cpu))
 				idx[i][nr_idx[i]++] = m;
 		if (aff)
 			aff[i] = rec->tspec.t[i].affinity;
 	}
 	err = record_threads__init(&rec->readers, &rec->out, el->mmaps, nr, idx, nr_idx, aff,
-				   o->threads, wake_fd, el->evsels[0]->attr.sample_type, now_ns());
-	if (!err && verbose > 0 && o->threads) {
+				   threaded, wake_fd, el->evsels[0]->attr.sample_type, now_ns());
+	{
+		/* An experiment for bench/, not an interface: see record-thread.h. */
+		const char *e = getenv("PERFCAP_READER_SCHED");
+		unsigned long long run, per;
+
+		if (e && sscanf(e, "deadline:%llu/%llu", &run, &per) == 2 && run && run <= per) {
+			rec->readers.dl_runtime_ns = run * 1000;
+			rec->readers.dl_period_ns = per * 1000;
+		}
+	}
+	if (!err && verbose > 0 && threaded) {
 		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s):", nr,
 			o->threads_spec);
 		for (int i = 0; i < nr; i++) {
@@ -507,6 +536,8 @@ static int record__loop(struct record *rec)
 	uint64_t last_tick = 0;
 	int err = record_threads__start(rt);
 
+	if (t && rt->dl_period_ns)
+		record_thread__settle(t);
 	while (!err && !done_signal) {
 		uint64_t now = now_ns();
 		bool tick, chld, hung;

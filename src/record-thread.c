@@ -12,6 +12,7 @@
 
 #include "output.h"
 #include "record-thread.h"
+#include "sys.h"
 #include "util.h"
 
 /*
@@ -253,6 +254,22 @@ static void set_affinity(struct record_thread *t)
 		pr_debug("reader thread %d: sched_setaffinity: %s\n", t->idx, strerror(err));
 }
 
+void record_thread__settle(struct record_thread *t)
+{
+	struct record_threads *rt = t->set;
+
+	if (rt->dl_period_ns) {
+		int err = sys_sched_deadline(rt->dl_runtime_ns, rt->dl_period_ns);
+
+		if (err)
+			pr_warn("reader %d: SCHED_DEADLINE %llu/%llu ns refused: %s\n", t->idx,
+				(unsigned long long)rt->dl_runtime_ns,
+				(unsigned long long)rt->dl_period_ns, strerror(-err));
+		return;
+	}
+	set_affinity(t);
+}
+
 static void *thread_main(void *arg)
 {
 	struct record_thread *t = arg;
@@ -263,7 +280,7 @@ static void *thread_main(void *arg)
 	/* "perfcap-rdN" in ps and /proc/PID/task/TID/comm. */
 	snprintf(name, sizeof(name), "perfcap-rd%d", t->idx);
 	pthread_setname_np(pthread_self(), name);
-	set_affinity(t);
+	record_thread__settle(t);
 	while (!atomic_load_explicit(&rt->stop, memory_order_acquire)) {
 		ssize_t n = record_thread__step(t, now_ns(), false);
 		int r;

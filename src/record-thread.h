@@ -65,6 +65,12 @@ struct record_threads {
 	_Atomic int failed;		/* a reader's first error */
 	_Atomic int hung;		/* readers whose rings have all hung up */
 	int main_wake_fd;		/* the record loop's eventfd */
+	/*
+	 * An experiment (PERFCAP_READER_SCHED=deadline:RUNTIME_US/PERIOD_US,
+	 * bench only): readers under SCHED_DEADLINE, unpinned (the kernel
+	 * refuses a deadline task a partial affinity). 0: not used.
+	 */
+	uint64_t dl_runtime_ns, dl_period_ns;
 };
 
 /*
@@ -117,6 +123,9 @@ int record_thread__sleep(struct record_thread *t, int timeout_ms);
  * its kept chunks are due to go out (ROUND_MAX_NS after the last round).
  */
 int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms);
+
+/* The calling thread is reader t: its scheduling (see dl_*_ns) and affinity. */
+void record_thread__settle(struct record_thread *t);
 
 /* Sums over the readers for the summary. */
 void record_threads__stats(struct record_threads *rt, struct record_stats *s);

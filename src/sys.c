@@ -139,3 +139,24 @@ ssize_t sys_pwrite_at(enum sys_fault_site site, int fd, const void *buf, size_t 
 {
 	return sys_fault__result(site, sys_pwrite(fd, buf, len, off), len);
 }
+
+int sys_sched_deadline(uint64_t runtime_ns, uint64_t period_ns)
+{
+	/* The kernel's struct sched_attr (linux/sched/types.h), version 0 size. */
+	struct {
+		uint32_t size, policy;
+		uint64_t flags;
+		int32_t nice;
+		uint32_t priority;
+		uint64_t runtime, deadline, period;
+	} attr = {
+		.size = 48,
+		.policy = 6,		/* SCHED_DEADLINE */
+		.flags = 0x01,		/* SCHED_FLAG_RESET_ON_FORK: glibc's AIO helper may start */
+		.runtime = runtime_ns,
+		.deadline = period_ns,
+		.period = period_ns,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
+}

@@ -9,11 +9,18 @@
 
 #include <linux/perf_event.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* fd >= 0 or -errno. */
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
+
+/*
+ * The calling thread to SCHED_DEADLINE: runtime_ns of CPU every period_ns
+ * (deadline = period), its children back to SCHED_OTHER. 0 or -errno.
+ */
+int sys_sched_deadline(uint64_t runtime_ns, uint64_t period_ns);
 
 /* pwrite that returns bytes written or -errno (never -1), EINTR retried. */
 ssize_t sys_pwrite(int fd, const void *buf, size_t len, off_t off);

@@ -268,3 +268,64 @@ out:
 		thread_spec__exit(ts);
 	return ret;
 }
+
+int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const char *sysfs,
+		      int cpus_per_reader, char *why, size_t whylen)
+{
+	struct thread_spec cores = { 0 }, pkgs = { 0 };
+	char err[256];
+	int ret;
+
+	memset(ts, 0, sizeof(*ts));
+	if (cpus->nr <= cpus_per_reader) {
+		snprintf(why, whylen, "the record loop reads all %d rings: one reader keeps up "
+			 "with up to %d CPUs", cpus->nr, cpus_per_reader);
+		return 0;
+	}
+	ret = build_layout(&cores, "core", cpus, sysfs, err, sizeof(err));
+	if (!ret)
+		ret = build_layout(&pkgs, "package", cpus, sysfs, err, sizeof(err));
+	if (ret) {
+		thread_spec__exit(&cores);
+		thread_spec__exit(&pkgs);
+		return spec_err(why, whylen, "%s", err);
+	}
+	/* Whole cores, package by package, into readers of at most cpus_per_reader CPUs. */
+	for (int p = 0; p < pkgs.nr; p++) {
+		struct cpu_map *cur = NULL;
+
+		for (int c = 0; c < cores.nr; c++) {
+			const struct cpu_map *core = cores.t[c].maps;
+			struct cpu_map *m;
+
+			if (!core->nr || !cpu_map__contains(pkgs.t[p].maps, core->cpu[0]))
+				continue;
+			if (cur && cur->nr + core->nr > cpus_per_reader) {
+				add(ts, cur, map_and(cur, cur));
+				cur = NULL;
+			}
+			m = map_new((cur ? cur->nr : 0) + core->nr);
+			for (int i = 0; cur && i < cur->nr; i++)
+				m->cpu[m->nr++] = cur->cpu[i];
+			for (int i = 0; i < core->nr; i++)
+				m->cpu[m->nr++] = core->cpu[i];
+			cpu_map__delete(cur);
+			/* Sorted, as every cpu_map is. */
+			for (int i = 1; i < m->nr; i++)
+				for (int j = i; j > 0 && m->cpu[j - 1] > m->cpu[j]; j--) {
+					int x = m->cpu[j];
+
+					m->cpu[j] = m->cpu[j - 1];
+					m->cpu[j - 1] = x;
+				}
+			cur = m;
+		}
+		if (cur)
+			add(ts, cur, map_and(cur, cur));
+	}
+	thread_spec__exit(&cores);
+	thread_spec__exit(&pkgs);
+	snprintf(why, whylen, "%d reader threads for %d CPUs: one reader keeps up with up to %d "
+		 "CPUs (whole cores, within a package)", ts->nr, cpus->nr, cpus_per_reader);
+	return 0;
+}

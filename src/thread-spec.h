@@ -41,6 +41,24 @@ int thread_spec__build(struct thread_spec *ts, const char *spec, const struct cp
 		       const struct cpu_map *online, const char *sysfs, char *err, size_t errlen);
 void thread_spec__exit(struct thread_spec *ts);
 
+/*
+ * Without --threads perfcap chooses: the record loop alone drains every
+ * ring while there are at most THREAD_SPEC_CPUS_PER_READER recorded CPUs;
+ * beyond that, one reader thread per group of at most that many CPUs, a
+ * group never split across packages and SMT siblings kept together.
+ * The number is what one reader drains, measured without the kernel
+ * (bench/drain.c), over the heaviest per-CPU data rate of the loss
+ * benchmark's scenarios (bench/results/2026-12-01-drain/).
+ */
+#define THREAD_SPEC_CPUS_PER_READER 16
+
+/*
+ * The layout perfcap picks for cpus (see above): 0 with ts->nr = 0 for the
+ * record loop alone, else the reader threads in ts. why gets one line.
+ */
+int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const char *sysfs,
+		      int cpus_per_reader, char *why, size_t whylen);
+
 /* Is spec a spelling --threads takes (no system calls: for option parsing)? */
 int thread_spec__check(const char *spec, char *err, size_t errlen);
 

@@ -149,12 +149,42 @@ static void test_no_topology_means_a_thread_per_cpu(void **state)
 	cpu_map__delete(c);
 }
 
+/* perfcap's own choice: the loop alone up to N CPUs, else whole cores per package in groups of N. */
+static void test_auto(void **state)
+{
+	static const struct { int per; const char *cpus, *want; } rows[] = {
+		{ 16, "0-7", "" },
+		{ 8, "0-7", "" },
+		{ 4, "0-7", "0-1,4-5/0-1,4-5;2-3,6-7/2-3,6-7" },
+		/* A group is never split across packages, nor a core across groups. */
+		{ 3, "0-7", "0,4/0,4;1,5/1,5;2,6/2,6;3,7/3,7" },
+		{ 2, "0-7", "0,4/0,4;1,5/1,5;2,6/2,6;3,7/3,7" },
+		{ 2, "0-2", "0-1/0-1;2/2" },
+		{ 3, "0-5", "0,4/0,4;1,5/1,5;2-3/2-3" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cpu_map *c = cpu_map__parse(rows[i].cpus);
+		struct thread_spec ts;
+		char why[256];
+
+		assert_int_equal(thread_spec__auto(&ts, c, tmpdir, rows[i].per, why, sizeof(why)), 0);
+		if (strcmp(show(&ts), rows[i].want))
+			fail_msg("auto over %s, %d per reader: got %s, want %s (%s)", rows[i].cpus,
+				 rows[i].per, show(&ts), rows[i].want, why);
+		assert_non_null(strstr(why, ts.nr ? "reader threads" : "the record loop"));
+		thread_spec__exit(&ts);
+		cpu_map__delete(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_no_topology_means_a_thread_per_cpu),
+		cmocka_unit_test(test_auto),
 	};
 
 	return cmocka_run_group_tests(tests, fake_sysfs, tmpdir_teardown);
