@@ -78,8 +78,9 @@ static void *produce(void *arg)
 		uint64_t tail = __atomic_load_n(&r->pc->data_tail, __ATOMIC_ACQUIRE);
 		uint64_t off = head & (r->size - 1), first;
 
+		/* Paced: ahead of the rate, sleep a millisecond (a 512 KiB ring holds ~12 ms at 43 MB/s). */
 		if (rate_mb_s > 0 && r->produced + r->dropped > (now_s() - start) * rate_mb_s * 1e6) {
-			usleep(50);
+			usleep(1000);
 			continue;
 		}
 		memcpy(rec + sizeof(*h), &t, sizeof(t));

@@ -3,10 +3,14 @@
 # bench/loss.sh with the binaries bench/device/prepare.sh carried, and
 # leave the table, the raw rows and the machine's facts in $OUT.
 #
-#   bench/device/run.sh [bench/loss.sh options]     (defaults: -r 3 -d 2)
+#   bench/device/run.sh [bench/loss.sh options]
 #
-# 3 reps of the three scenarios and eight recorders take about 7 minutes
-# on 2 CPUs here; keep a device call's timeout under its 10-minute limit.
+# Defaults: first the drain benchmark (bench/drain.c: one reader flat
+# out, then 1, 2, 4, 8 readers over 16 rings filled at 43 MB/s each, into
+# tmpfs and into the working directory's disk, about 25 s), then 3 reps of dwarf-small and tpflood, 2 s each, with perfcap's
+# default and --threads against perf's default, --aio and --threads (about
+# 4 minutes on 16 CPUs). Keep a device call's timeout under its 10-minute
+# limit; the session has 15 minutes of device time in all.
 # The raw rows are written as they come, so a run cut short still leaves
 # what it measured in $OUT/bench/raw.csv.
 #
@@ -20,7 +24,7 @@ B=${TMPDIR:-/tmp}/perfcap-carry-bin
 OUTDIR=${OUT:-bench/out/device}
 [ -x "$C/lib/ld-linux-x86-64.so.2" ] || { echo "run.sh: no .carry/ (run bench/device/prepare.sh here, carry .carry)" >&2; exit 1; }
 mkdir -p "$B" "$OUTDIR"
-for p in perf perfcap time; do
+for p in perf perfcap time drain; do
 	printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
 		"$C/lib/ld-linux-x86-64.so.2" "$C/lib" "$C/bin/$p" >"$B/$p"
 	chmod +x "$B/$p"
@@ -37,6 +41,20 @@ done
 	df -h . | tail -1
 	findmnt -no FSTYPE -T . || true
 } | tee "$OUTDIR/machine.txt"
-[ $# -gt 0 ] || set -- -r 3 -d 2
+if [ $# = 0 ]; then
+	set -- -r 3 -d 2 -s dwarf-small,tpflood -w perfcap,perfcap-threads,perf,perf-aio,perf-threads
+	# What one reader and N readers drain, next to memcpy, on this machine.
+	{
+		echo "readers,rings,ring_kib,record,rate_mb_s,writer,bufs,seconds,produced_mb,dropped_fraction,drained_mb_s,memcpy_mb_s,target"
+		for dest in /dev/shm/perfcap-drain "$PWD/perfcap-drain.out"; do
+			# Flat out: what one reader moves at most.
+			echo "$("$B/drain" -t 1 -p 1 -d 2 -o "$dest"),$dest"
+			# 16 rings at 43 MB/s each (4 KiB dwarf stacks at 10 kHz), 1..8 readers.
+			for t in 1 2 4 8; do
+				echo "$("$B/drain" -t "$t" -p 16 -r 43 -d 2 -o "$dest"),$dest"
+			done
+		done
+	} | tee "$OUTDIR/drain.csv"
+fi
 PERF=$B/perf PERFCAP=$B/perfcap TIME=$B/time W=$C/workloads \
 	bench/loss.sh "$@" -o "$OUTDIR/bench"
