@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -56,6 +57,7 @@
 #include "record-stats.h"
 #include "record-thread.h"
 #include "synthesize.h"
+#include "status.h"
 #include "sys.h"
 #include "thread-spec.h"
 #include "util.h"
@@ -83,6 +85,7 @@ struct record {
 	struct record_stats stats;
 	struct thread_spec tspec;	/* --threads: each reader's rings and CPUs */
 	struct record_threads readers;	/* one, the loop itself, without --threads */
+	struct status status;		/* the live status line */
 	bool file_created;
 };
 
@@ -528,6 +531,62 @@ static int sleep_main(int timeout_ms)
 	return r;
 }
 
+/* ---- the status line ------------------------------------------------------ */
+
+static void status_start(struct record *rec, uint64_t now)
+{
+	struct winsize ws;
+	enum status_mode mode = status__mode(rec->opts.quiet, isatty(STDERR_FILENO),
+					     rec->opts.status_ns);
+
+	status__init(&rec->status, mode, rec->opts.status_ns, now);
+	if (mode == STATUS_TTY && !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws))
+		rec->status.columns = ws.ws_col;
+}
+
+/*
+ * What the status line shows, read while the readers run: their counters
+ * are read without a lock (a line may be a pass behind, never torn: they
+ * are aligned 64-bit words).
+ */
+static void status_snapshot(struct record *rec, struct status_snapshot *snap)
+{
+	struct record_threads *rt = &rec->readers;
+	struct evlist *el = &rec->evlist;
+	uint64_t best = 0;
+
+	memset(snap, 0, sizeof(*snap));
+	snap->bytes_written = output__written(&rec->out);
+	snap->ring_cpu = -1;
+	snap->queue = rec->writer.inflight;
+	for (int i = 0; i < rt->nr; i++) {
+		snap->samples += rt->t[i].stats.samples;
+		snap->lost += record_stats__lost(&rt->t[i].stats);
+		if (rt->threaded)
+			snap->queue += rt->t[i].own_writer.inflight;
+	}
+	for (int i = 0; i < el->nr_mmaps; i++) {
+		struct mmap *m = &el->mmaps[i];
+		uint64_t ready = m->base ? mmap__ready(m) : 0;
+
+		if (m->size && ready * 100 / m->size >= best && ready) {
+			best = ready * 100 / m->size;
+			snap->ring_cpu = m->cpu;
+		}
+	}
+	snap->ring_pct = best > 100 ? 100 : (unsigned int)best;
+}
+
+static void status_tick(struct record *rec, uint64_t now)
+{
+	struct status_snapshot snap;
+
+	if (rec->status.mode == STATUS_OFF || now < rec->status.next_ns)
+		return;
+	status_snapshot(rec, &snap);
+	status__tick(&rec->status, now, &snap, stderr);
+}
+
 static int record__loop(struct record *rec)
 {
 	struct record_threads *rt = &rec->readers;
@@ -538,6 +597,7 @@ static int record__loop(struct record *rec)
 
 	if (t && rt->dl_period_ns)
 		record_thread__settle(t);
+	status_start(rec, now_ns());
 	while (!err && !done_signal) {
 		uint64_t now = now_ns();
 		bool tick, chld, hung;
@@ -567,6 +627,7 @@ static int record__loop(struct record *rec)
 			output__sync_header_size(&rec->out);
 			last_tick = now;
 		}
+		status_tick(rec, now);
 		chld = take_child_signal();
 		if (rec->has_workload && (chld || tick) && workload__poll(&rec->wl))
 			break;
@@ -1042,6 +1103,7 @@ int cmd_record(int argc, char **argv)
 		while (!workload__poll(&rec->wl))
 			usleep(1000);
 	}
+	status__end(&rec->status, stderr);
 	err = record__finish(rec, err ? err : rec->out.err);
 	print_summary(rec, err);
 	if (err)

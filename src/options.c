@@ -18,6 +18,7 @@
 
 #include "cpumap.h"
 #include "options.h"
+#include "status.h"
 #include "thread-spec.h"
 #include "util.h"
 
@@ -35,6 +36,7 @@ enum {
 	OPT_AIO,
 	OPT_WRITER,
 	OPT_THREADS,
+	OPT_STATUS,
 };
 
 static const struct option long_options[] = {
@@ -62,6 +64,7 @@ static const struct option long_options[] = {
 	{ "writer",		required_argument,	NULL, OPT_WRITER },
 	/* Optional argument, as in perf: "--threads" or "--threads=core". */
 	{ "threads",		optional_argument,	NULL, OPT_THREADS },
+	{ "status",		required_argument,	NULL, OPT_STATUS },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL,			0,			NULL, 0 },
 };
@@ -110,6 +113,8 @@ static const char usage_text[] =
 	"  -r, --realtime <prio>   run the recorder with SCHED_FIFO priority 1..99\n"
 	"\n"
 	"messages:\n"
+	"      --status=<seconds>  a status line every interval, even off a terminal\n"
+	"                          (on a terminal, one line is rewritten twice a second)\n"
 	"  -q, --quiet             print only errors\n"
 	"  -v, --verbose           more messages (repeatable)\n"
 	"  -h, --help              this text\n"
@@ -528,6 +533,11 @@ static int parse_args(struct record_opts *opts, int argc, char **argv,
 			opts->threads_spec = optarg && *optarg ? optarg : "cpu";
 			break;
 		}
+		case OPT_STATUS:
+			if (status__parse_interval(optarg, &opts->status_ns))
+				return usage_err(err, errlen, "invalid --status value '%s': expected "
+						 "seconds, 0.1 to 86400", optarg);
+			break;
 		case 'h':
 			opts->help = true;
 			break;

@@ -79,6 +79,16 @@ void output__set_err(struct output *o, int err)
 		atomic_compare_exchange_strong(&o->err, &none, err);
 }
 
+uint64_t output__written(struct output *o)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&o->lock);
+	n = o->bytes_written;
+	pthread_mutex_unlock(&o->lock);
+	return n;
+}
+
 uint64_t output__durable(struct output *o)
 {
 	uint64_t d;

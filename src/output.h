@@ -104,6 +104,8 @@ int output__drain(struct output *o);
 
 /* Bytes below this offset are all written. */
 uint64_t output__durable(struct output *o);
+/* Bytes whose writes have completed (any thread may ask). */
+uint64_t output__written(struct output *o);
 static inline uint64_t output__head(struct output *o) { return atomic_load(&o->head); }
 
 /*

@@ -154,14 +154,16 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 {
 	struct record_threads *rt = t->set;
 	struct mmap_pass *p = &t->pass;
-	uint64_t age = now - atomic_load_explicit(&rt->rounds.last_ns, memory_order_relaxed);
+	/* Signed: another reader may have closed a round after now was read. */
+	int64_t age = (int64_t)(now - atomic_load_explicit(&rt->rounds.last_ns,
+							   memory_order_relaxed));
 	/*
 	 * A ring may be put off, a chunk kept, only while the last round
 	 * closed less than ROUND_MAX_NS ago: with many rings some ring could
 	 * be busy in every pass, and a round that never closes makes perf
 	 * report hold every event in memory before it sorts.
 	 */
-	bool may_defer = !last && (int64_t)age < (int64_t)ROUND_MAX_NS;
+	bool may_defer = !last && age < (int64_t)ROUND_MAX_NS;
 	ssize_t n = mmap__pass_copy(t->maps, t->nr_maps, p, may_defer);
 	int err;
 
@@ -178,7 +180,7 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	err = mmap__pass_submit(p, now);
 	if (p->round)
 		t->nr_rounds++;
-	else if (rt->nr > 1 && !last && age >= ROUND_WAKE_NS)
+	else if (rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
 		wake_stale(t);
 	if (n < 0)
 		return n;

@@ -157,6 +157,10 @@ static const struct opt_case cases[] = {
 	{ { "--aio=2", "--writer=aio", "-a" },	"system_wide aio=2 writer=aio" },
 	{ { "--writer=sync", "--aio", "-a" },	"!=--aio asks for asynchronous writes; it conflicts with --writer=sync" },
 	{ { "--writer=foo", "-a" },		"!=invalid --writer value 'foo': expected sync, aio or uring" },
+	{ { "--status=0.5", "-a" },		"system_wide status_ns=500000000" },
+	{ { "--status", "2", "-a" },		"system_wide status_ns=2000000000" },
+	{ { "--status=0", "-a" },		"!=invalid --status value '0': expected seconds, 0.1 to 86400" },
+	{ { "--status=x", "-a" },		"!invalid --status value 'x'" },
 	/* --threads: perf's spellings; only the syntax is checked here. */
 	{ { "--threads", "-a" },		"system_wide threads=cpu" },
 	{ { "--threads=", "-a" },		"system_wide threads=cpu" },
@@ -267,6 +271,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " realtime=%d", o->realtime);
 	if (o->threads)
 		strbuf__addf(&sb, " threads=%s", o->threads_spec);
+	if (o->status_ns)
+		strbuf__addf(&sb, " status_ns=%llu", (unsigned long long)o->status_ns);
 	if (o->quiet)
 		strbuf__addf(&sb, " quiet");
 	if (o->verbose)
@@ -458,7 +464,7 @@ static void test_usage(void **state)
 		"-o, --output", "-T, --timestamp", "-R, --raw-samples",
 		"-N, --no-buildid-cache", "-B, --no-buildid", "--switch-events",
 		"-i, --no-inherit", "-q, --quiet", "-v, --verbose", "-r, --realtime",
-		"--aio[=<n>]", "--writer", "--threads[=<spec>]", "-h, --help",
+		"--aio[=<n>]", "--writer", "--threads[=<spec>]", "--status=<seconds>", "-h, --help",
 		"0 success", "1 runtime failure", "2 usage error",
 	};
 	const char *u = record_opts__usage();
