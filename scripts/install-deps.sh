@@ -9,7 +9,7 @@ PKGS="build-essential pkg-config
       libcmocka-dev bats linux-perf
       procps util-linux time python3
       hotspot
-      librsvg2-bin
+      librsvg2-bin clang
       dpkg-dev debhelper lintian git man-db"
 
 missing=""
