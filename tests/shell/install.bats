@@ -20,6 +20,12 @@ mk() {
 	make -C "$TOP" --no-print-directory -s OUT="$OUTDIR" BIN="$P" -o "$P" "$@"
 }
 
+# A command without what `make check` hands down: its MAKEFLAGS carry
+# OUT=... BIN=... as command-line variables into every make below.
+clean_env() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u OUT -u BIN -u TESTS "$@"
+}
+
 # The commands perfcap --help lists.
 commands() {
 	"$P" --help | sed -nE 's/^  ([a-z][a-z-]*)  +[a-z].*/\1/p'
@@ -154,7 +160,8 @@ complete_line() { # LINE
 	[ "$(cat "x/perfcap-$v/VERSION")" = "$v" ]
 	# No git to ask: GIT_DIR points nowhere and the tree has no .git.
 	cd "x/perfcap-$v"
-	GIT_DIR=/nonexistent nice make -s -j2 OUT=b BIN=pc pc >make.log 2>&1 || { cat make.log; false; }
+	GIT_DIR=/nonexistent clean_env nice make -s -j2 OUT=b BIN=pc pc >make.log 2>&1 ||
+		{ cat make.log; false; }
 	run -0 ./pc --version
 	[ "$output" = "perfcap $v" ]
 }
@@ -172,7 +179,8 @@ complete_line() { # LINE
 	rm -rf "$pkg" && mkdir -p "$pkg"
 	git clone -q "$TOP" "$pkg/perfcap"
 	cd "$pkg/perfcap"
-	nice dpkg-buildpackage -us -uc -b >"$pkg/build.log" 2>&1 || { tail -40 "$pkg/build.log"; false; }
+	clean_env nice dpkg-buildpackage -us -uc -b >"$pkg/build.log" 2>&1 ||
+		{ tail -40 "$pkg/build.log"; false; }
 	# dh_auto_test ran the unit tests and only them.
 	grep -q '^== build/tests/test_options' "$pkg/build.log"
 	! grep -q 'end-to-end' "$pkg/build.log"
