@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -669,7 +670,43 @@ static int test_writer_sync(struct test_ctx *t)  { return test_writer(t, "sync")
 static int test_writer_aio(struct test_ctx *t)   { return test_writer(t, "aio"); }
 static int test_writer_uring(struct test_ctx *t) { return test_writer(t, "uring"); }
 
-/* Record the spinning workload for 30 s and send sig after 0.7 s. */
+/*
+ * Wait until the recorder's workload has its spinning thread (so events
+ * are on and samples come), at most 10 s: the machine may be busy.
+ * Without /proc/PID/task/PID/children, just wait a little.
+ */
+static void wait_workload_spinning(pid_t rec)
+{
+	char path[64], task[64], *buf = NULL;
+	double end = now_s() + 10;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)rec, (int)rec);
+	while (now_s() < end) {
+		long child = 0;
+		DIR *d;
+		int n = 0;
+
+		free(buf);
+		buf = NULL;
+		if (read_file(path, &buf) < 0) {
+			usleep(700000);
+			break;
+		}
+		child = strtol(buf, NULL, 10);
+		snprintf(task, sizeof(task), "/proc/%ld/task", child);
+		d = child > 0 ? opendir(task) : NULL;
+		for (struct dirent *de; d && (de = readdir(d));)
+			n += de->d_name[0] != '.';
+		if (d)
+			closedir(d);
+		if (n >= 2)
+			break;
+		usleep(20000);
+	}
+	free(buf);
+}
+
+/* Record the spinning workload for 30 s and send sig once it has run a while. */
 static int record_killed(struct test_ctx *t, int sig, const char *file, int *rc, double *took)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-o", file, NULL };
@@ -681,7 +718,8 @@ static int record_killed(struct test_ctx *t, int sig, const char *file, int *rc,
 	pid = spawn(a.v, NULL, NULL, NULL);
 	if (pid < 0)
 		return fail("fork: %s", strerror(-pid));
-	usleep(700000);
+	wait_workload_spinning(pid);
+	usleep(500000);
 	start = now_s();
 	printf("sending %s to %d\n", strsignal(sig), (int)pid);
 	kill(pid, sig);
@@ -705,7 +743,7 @@ static int test_sigint(struct test_ctx *t)
 	CHECK(took < 10, "the recording took %.1f s to end after SIGINT", took);
 	if (read_back("int.data", &fs))
 		return TEST_FAIL;
-	CHECK(fs.spin_samples >= 20, "want >= 20 samples of the first 0.7 s");
+	CHECK(fs.spin_samples >= 20, "want >= 20 samples of the first 0.5 s");
 	return TEST_OK;
 }
 
@@ -723,7 +761,7 @@ static int test_sigkill(struct test_ctx *t)
 	/* The header's data size is kept up to date while recording. */
 	if (read_back("kill.data", &fs))
 		return TEST_FAIL;
-	CHECK(fs.samples > 0, "no sample of the 0.7 s before SIGKILL reached the file");
+	CHECK(fs.samples > 0, "no sample of the 0.5 s before SIGKILL reached the file");
 	return TEST_OK;
 }
 
