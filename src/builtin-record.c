@@ -545,9 +545,9 @@ static void status_start(struct record *rec, uint64_t now)
 }
 
 /*
- * What the status line shows, read while the readers run: their counters
- * are read without a lock (a line may be a pass behind, never torn: they
- * are aligned 64-bit words).
+ * What the status line shows, read while the readers run: the counters
+ * each reader publishes after its step (a line may be a step behind).
+ * The rings' heads are the kernel's; their tails only ever grow.
  */
 static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 {
@@ -558,16 +558,18 @@ static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 	snap->bytes_written = output__written(&rec->out);
 	snap->ring_cpu = -1;
-	snap->queue = rec->writer.inflight;
+	snap->queue = rt->threaded ? rec->writer.inflight : 0;
 	for (int i = 0; i < rt->nr; i++) {
-		snap->samples += rt->t[i].stats.samples;
-		snap->lost += record_stats__lost(&rt->t[i].stats);
-		if (rt->threaded)
-			snap->queue += rt->t[i].own_writer.inflight;
+		snap->samples += atomic_load_explicit(&rt->t[i].pub_samples, memory_order_relaxed);
+		snap->lost += atomic_load_explicit(&rt->t[i].pub_lost, memory_order_relaxed);
+		snap->queue += atomic_load_explicit(&rt->t[i].pub_queue, memory_order_relaxed);
 	}
 	for (int i = 0; i < el->nr_mmaps; i++) {
 		struct mmap *m = &el->mmaps[i];
-		uint64_t ready = m->base ? mmap__ready(m) : 0;
+		/* data_head - data_tail, both shared with the kernel (acquire loads). */
+		struct perf_event_mmap_page *pc = m->base;
+		uint64_t ready = pc ? __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) -
+				      __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE) : 0;
 
 		if (m->size && ready * 100 / m->size >= best && ready) {
 			best = ready * 100 / m->size;

@@ -65,6 +65,9 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 
 		t->idx = i;
 		t->set = rt;
+		atomic_init(&t->pub_samples, 0);
+		atomic_init(&t->pub_lost, 0);
+		atomic_init(&t->pub_queue, 0);
 		t->writer_fd = -1;
 		t->nr_maps = nr_idx[i];
 		t->maps = xzalloc((nr_idx[i] + 1) * sizeof(*t->maps));
@@ -187,6 +190,9 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	if (err)
 		return err;
 	err = output__reap_via(rt->out, thread_writer(t), false);
+	atomic_store_explicit(&t->pub_samples, t->stats.samples, memory_order_relaxed);
+	atomic_store_explicit(&t->pub_lost, record_stats__lost(&t->stats), memory_order_relaxed);
+	atomic_store_explicit(&t->pub_queue, thread_writer(t)->inflight, memory_order_relaxed);
 	return err ? err : n;
 }
 

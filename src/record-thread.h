@@ -52,6 +52,12 @@ struct record_thread {
 	int err;
 	/* Numbers for the summary. */
 	uint64_t nr_rounds, wakeups, spins, round_wakes;
+	/*
+	 * For the status line, read by the record loop while the reader runs:
+	 * published after each step (relaxed: a line may be a step behind).
+	 */
+	_Atomic uint64_t pub_samples, pub_lost;
+	_Atomic int pub_queue;
 	int fast_rings;			/* rings of the last pass that were filling fast */
 };
 
