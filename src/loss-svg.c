@@ -85,7 +85,25 @@ void loss_timeline__init(struct loss_timeline *tl, struct perf_reader *r,
 	tl->path = r->path;
 	tl->cmdline = read_cmdline(r);
 	tl->ls = ls;
-	tl->nr_rows = ls->nr_cpus + 1;
+	tl->row_of = xzalloc((ls->nr_cpus + 1) * sizeof(*tl->row_of));
+	tl->row_cpu = xzalloc((MIN(ls->nr_cpus, (size_t)LOSS_SVG_MAX_CPU_ROWS) + 1) *
+			      sizeof(*tl->row_cpu));
+	for (size_t i = 0; i < ls->nr_cpus; i++) {
+		tl->row_of[i] = UINT32_MAX;	/* the last row, once it is known */
+		if (!ls->cpus[i].seen)
+			continue;
+		if (tl->nr_rows == LOSS_SVG_MAX_CPU_ROWS) {
+			tl->other_cpus++;
+			continue;
+		}
+		tl->row_of[i] = tl->nr_rows;
+		tl->row_cpu[tl->nr_rows++] = (int64_t)i;
+	}
+	for (size_t i = 0; i < ls->nr_cpus; i++)
+		if (tl->row_of[i] == UINT32_MAX)
+			tl->row_of[i] = tl->nr_rows;
+	tl->row_cpu[tl->nr_rows++] = -1;
+	tl->last_used = ls->unknown_cpu.seen || tl->other_cpus;
 	if (!ls->have_time || !bucket_ns)
 		return;
 	tl->t0 = ls->first_time;
@@ -98,6 +116,8 @@ void loss_timeline__init(struct loss_timeline *tl, struct perf_reader *r,
 void loss_timeline__exit(struct loss_timeline *tl)
 {
 	free(tl->cmdline);
+	free(tl->row_of);
+	free(tl->row_cpu);
 	free(tl->bytes);
 	free(tl->throttle);
 	memset(tl, 0, sizeof(*tl));
@@ -119,8 +139,8 @@ int loss_timeline__add_record(struct loss_timeline *tl, const struct perf_reader
 	if (err || !(s.sample_type & PERF_SAMPLE_TIME) || !perf_reader__time_valid(s.time) ||
 	    s.time < tl->t0)
 		return 0;
-	/* The accounting's rows: CPUs it saw; anything else is "unknown". */
-	row = s.sample_type & PERF_SAMPLE_CPU && s.cpu < tl->ls->nr_cpus ? s.cpu : tl->nr_rows - 1;
+	row = s.sample_type & PERF_SAMPLE_CPU && s.cpu < tl->ls->nr_cpus ? tl->row_of[s.cpu] :
+	      tl->nr_rows - 1;
 	b = MIN((s.time - tl->t0) / tl->bucket_ns, tl->nr_buckets - 1);
 	tl->bytes[row * tl->nr_buckets + b] += ev->size;
 	if (ev->type == PERF_RECORD_THROTTLE)
@@ -217,15 +237,9 @@ static void fmt_pct(char *buf, size_t size, bool valid, double v)
 
 /* ---- layout ------------------------------------------------------------- */
 
-struct row {
-	int64_t cpu;		/* -1: unknown */
-	size_t tl_row;		/* index into the timeline's rows */
-};
-
 struct panel {
 	struct loss_timeline *tl;
-	struct row *rows;	/* CPUs seen, in order, then unknown */
-	size_t nr_rows;
+	size_t nr_rows;		/* the timeline's, less the last when unused */
 	int row_h;
 	int y;			/* top of the panel (its head) */
 	int rows_y;		/* top of the "all" row */
@@ -234,17 +248,10 @@ struct panel {
 
 static void panel__layout(struct panel *p, struct loss_timeline *tl, int y)
 {
-	const struct loss_stats *ls = tl->ls;
-
 	memset(p, 0, sizeof(*p));
 	p->tl = tl;
-	p->rows = xzalloc((ls->nr_cpus + 1) * sizeof(*p->rows));
-	for (size_t i = 0; i < ls->nr_cpus; i++)
-		if (ls->cpus[i].seen)
-			p->rows[p->nr_rows++] = (struct row){ (int64_t)i, i };
-	if (ls->unknown_cpu.seen)
-		p->rows[p->nr_rows++] = (struct row){ -1, tl->nr_rows - 1 };
-	p->row_h = p->nr_rows ? ROWS_MAX_H / (int)p->nr_rows : ROW_MAX_H;
+	p->nr_rows = tl->nr_rows - !tl->last_used;
+	p->row_h = p->nr_rows ? ROWS_MAX_H / (int)MIN(p->nr_rows, (size_t)ROWS_MAX_H) : ROW_MAX_H;
 	p->row_h = MAX(MIN(p->row_h, ROW_MAX_H), ROW_MIN_H);
 	p->y = y;
 	p->rows_y = y + PANEL_HEAD_H;
@@ -488,37 +495,43 @@ static void draw_panel(FILE *f, const struct axis *a, const struct panel *p, con
 	draw_throttle(f, tl, thr, y, ALL_ROW_H);
 	y += ALL_ROW_H + 4;
 
-	/* One row per CPU. */
-	if (ls->nr_iv) {
-		memcpy(iv, ls->iv, ls->nr_iv * sizeof(*iv));
-		qsort(iv, ls->nr_iv, sizeof(*iv), cmp_iv);
+	/* One row per CPU: the intervals sorted by row (kept in .cpu), then start. */
+	for (size_t i = 0; i < ls->nr_iv; i++) {
+		int64_t cpu = ls->iv[i].cpu;
+
+		iv[i] = ls->iv[i];
+		iv[i].cpu = cpu >= 0 && (uint64_t)cpu < ls->nr_cpus ? tl->row_of[cpu] :
+			    (int64_t)tl->nr_rows - 1;
 	}
+	if (ls->nr_iv)
+		qsort(iv, ls->nr_iv, sizeof(*iv), cmp_iv);
 	label_every = (11 + p->row_h - 1) / p->row_h;
 	for (size_t i = 0, k = 0; i < p->nr_rows; i++, y += p->row_h) {
-		const struct row *row = &p->rows[i];
+		bool last = i == tl->nr_rows - 1;
 		size_t n;
 
 		if (i % 2)
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\""
 				COLOR_BAND "\"/>\n", LOSS_SVG_PLOT_X, y, LOSS_SVG_PLOT_WIDTH,
 				p->row_h);
-		if (row->cpu < 0)
-			snprintf(what, sizeof(what), "unknown cpu");
+		if (!last)
+			snprintf(what, sizeof(what), "cpu %" PRId64, tl->row_cpu[i]);
+		else if (tl->other_cpus)
+			snprintf(what, sizeof(what), "%zu more cpus", tl->other_cpus);
 		else
-			snprintf(what, sizeof(what), "cpu %" PRId64, row->cpu);
-		if (i % label_every == 0 || row->cpu < 0)
+			snprintf(what, sizeof(what), "unknown cpu");
+		if (i % label_every == 0 || last)
 			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\">%s"
 				"</text>\n", LOSS_SVG_PLOT_X - 6,
 				y + MIN(p->row_h, 14) / 2 + 4, p->row_h >= 10 ? 11 : 9, what);
-		/* iv is sorted by cpu: this row's intervals follow the last row's. */
-		while (k < ls->nr_iv && iv[k].cpu < row->cpu)
+		while (k < ls->nr_iv && iv[k].cpu < (int64_t)i)
 			k++;
-		for (n = 0; k + n < ls->nr_iv && iv[k + n].cpu == row->cpu; n++)
+		for (n = 0; k + n < ls->nr_iv && iv[k + n].cpu == (int64_t)i; n++)
 			;
 		draw_lost(f, a, tl, iv + k, n, y, p->row_h, what);
 		k += n;
-		draw_rate(f, tl, NULL, row->tl_row, vmax_cpu, y, p->row_h);
-		draw_throttle(f, tl, tl->throttle + row->tl_row * tl->nr_buckets, y, p->row_h);
+		draw_rate(f, tl, NULL, i, vmax_cpu, y, p->row_h);
+		draw_throttle(f, tl, tl->throttle + i * tl->nr_buckets, y, p->row_h);
 	}
 	fprintf(f, "</g>\n");
 	free(iv);
@@ -595,8 +608,6 @@ int loss_svg__write(FILE *f, struct loss_timeline *const *tl, size_t n, bool sta
 	draw_axis(f, &a, TITLE_H + LEGEND_H + PANEL_HEAD_H,
 		  panels[n - 1].y + panels[n - 1].height);
 	fprintf(f, "</svg>\n");
-	for (size_t i = 0; i < n; i++)
-		free(panels[i].rows);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

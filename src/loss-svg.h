@@ -29,6 +29,12 @@
 #define LOSS_SVG_PLOT_WIDTH 1100
 /* Buckets across the plot area: one per 2 px. */
 #define LOSS_SVG_BUCKETS (LOSS_SVG_PLOT_WIDTH / 2)
+/*
+ * CPU rows at most: the CPUs seen after the first this many share the
+ * last row with records of unknown CPU. Bounds the buckets (rows times
+ * buckets, 12 bytes each: 27 MB) whatever CPU numbers a file holds.
+ */
+#define LOSS_SVG_MAX_CPU_ROWS 4096
 
 /* One recording, bucketed. */
 struct loss_timeline {
@@ -38,7 +44,15 @@ struct loss_timeline {
 	uint64_t t0;			/* ls->first_time */
 	uint64_t bucket_ns;		/* 0: no timestamps, nothing bucketed */
 	size_t nr_buckets;
-	size_t nr_rows;			/* ls->nr_cpus + 1: the last is "unknown" */
+	/*
+	 * One row per CPU the accounting saw, in CPU order, then the last
+	 * row: records of unknown CPU and CPUs beyond LOSS_SVG_MAX_CPU_ROWS.
+	 */
+	size_t nr_rows;
+	int64_t *row_cpu;		/* [row]: its CPU; -1 for the last */
+	uint32_t *row_of;		/* [cpu < ls->nr_cpus]: its row */
+	size_t other_cpus;		/* CPUs seen that went to the last row */
+	bool last_used;			/* the last row has records: draw it */
 	uint64_t *bytes;		/* [row * nr_buckets + bucket] */
 	uint32_t *throttle;		/* same shape: THROTTLE records */
 };

@@ -570,6 +570,66 @@ static void test_svg_256_cpus(void **state)
 	perf_reader__close(&r);
 }
 
+/*
+ * CPU numbers far apart, past the row limit, and records of no known CPU:
+ * memory and rows go by the CPUs seen (at most LOSS_SVG_MAX_CPU_ROWS rows,
+ * the rest sharing the last row), and the last row gets its shades.
+ */
+static void test_svg_rows_bounded(void **state)
+{
+	struct strbuf d;
+	struct perf_reader r;
+	struct loss_stats ls;
+	struct loss_timeline tl;
+	struct shade sh[8];
+	char *svg = NULL, *p;
+	size_t rates = 0, n, data_len;
+
+	strbuf__init(&d);
+	/* CPUs 0, 15, 30, ...: 4100 of them, one sample each */
+	for (uint32_t i = 0; i < 4100; i++)
+		sample(&d, 1, 1000 + i, i * 15);
+	/* CPU 70000 is no CPU (corrupt): the unknown stream, which loses data */
+	sample(&d, 1, 2000, 70000);
+	lost(&d, 3, 9000, 70000, 1);
+	sample(&d, 1, 10000, 0);
+	write_file(tpath("rows.data"), &d);
+	data_len = d.len;
+	strbuf__exit(&d);
+
+	picture(tpath("rows.data"), &r, &ls, &tl, &svg);
+	assert_true(ls.nr_cpus >= 4099 * 15 + 1);
+	assert_int_equal(tl.nr_rows, LOSS_SVG_MAX_CPU_ROWS + 1);
+	assert_int_equal(tl.other_cpus, 4);
+	assert_true(tl.last_used);
+	assert_int_equal(tl.row_cpu[1], 15);
+	assert_int_equal(tl.row_of[4095 * 15], 4095);
+	assert_int_equal(tl.row_of[4096 * 15], LOSS_SVG_MAX_CPU_ROWS);
+	assert_int_equal(tl.row_of[5], LOSS_SVG_MAX_CPU_ROWS);	/* no records: not a row */
+	/* every record has a time: each of its bytes is in some row's bucket */
+	{
+		uint64_t bytes = 0;
+
+		for (size_t i = 0; i < tl.nr_rows * tl.nr_buckets; i++)
+			bytes += tl.bytes[i];
+		assert_int_equal(bytes, data_len);
+	}
+	for (p = svg; (p = strstr(p, "<path fill=")); p++)
+		rates++;
+	assert_int_equal(rates, 1 + LOSS_SVG_MAX_CPU_ROWS + 1);
+	assert_non_null(strstr(svg, ">4 more cpus</text>"));
+	n = shades(svg, sh, ARRAY_SIZE(sh));
+	assert_int_equal(n, 2);
+	assert_string_equal(sh[0].cpu, "all");
+	assert_string_equal(sh[1].cpu, "4 more cpus");
+	assert_int_equal(sh[1].start, 2000);
+	assert_int_equal(sh[1].end, 9000);
+	free(svg);
+	loss_timeline__exit(&tl);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
 /* ---- the command: exit codes, two files --------------------------------- */
 
 /* cmd_loss with stdout into out (NULL: discarded) and stderr discarded. */
@@ -699,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_lost_without_counters),
 		cmocka_unit_test(test_svg_shades_at_lost_records),
 		cmocka_unit_test(test_svg_256_cpus),
+		cmocka_unit_test(test_svg_rows_bounded),
 		cmocka_unit_test(test_cmd_exit_codes),
 		cmocka_unit_test(test_cmd_two_files),
 	};
