@@ -1093,12 +1093,13 @@ int cmd_record(int argc, char **argv)
 
 	if (rec->has_workload && !rec->wl.exited) {
 		/*
-		 * Interrupted, or the -p/-t/-a targets ended before the timer
-		 * command: stop it. Otherwise the command is ending by itself
-		 * (its rings hung up before its exit was reaped): wait for it,
-		 * its exit status is ours.
+		 * Interrupted, a write failed (disk full: nothing more can be
+		 * recorded, as perf does), or the -p/-t/-a targets ended before
+		 * the timer command: stop it. Otherwise the command is ending by
+		 * itself (its rings hung up before its exit was reaped): wait for
+		 * it, its exit status is ours.
 		 */
-		if (done_signal || !workload_is_target(rec)) {
+		if (done_signal || err || rec->out.err || !workload_is_target(rec)) {
 			kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
 			ended_by_signal = true;
 		}
