@@ -79,24 +79,25 @@ void output__set_err(struct output *o, int err)
 		atomic_compare_exchange_strong(&o->err, &none, err);
 }
 
-uint64_t output__written(struct output *o)
+/* A counter the lock protects, read by any thread. */
+static uint64_t read_locked(struct output *o, const uint64_t *v)
 {
 	uint64_t n;
 
 	pthread_mutex_lock(&o->lock);
-	n = o->bytes_written;
+	n = *v;
 	pthread_mutex_unlock(&o->lock);
 	return n;
 }
 
+uint64_t output__written(struct output *o)
+{
+	return read_locked(o, &o->bytes_written);
+}
+
 uint64_t output__durable(struct output *o)
 {
-	uint64_t d;
-
-	pthread_mutex_lock(&o->lock);
-	d = o->durable;
-	pthread_mutex_unlock(&o->lock);
-	return d;
+	return read_locked(o, &o->durable);
 }
 
 /* Track [.., end) as not yet written; returns its sequence number. */

@@ -78,18 +78,7 @@ static struct mmap **ptrs(struct mmap *m, int n)
 	return p;
 }
 
-struct fake {
-	void *mem;
-	struct perf_event_mmap_page *pc;
-	unsigned char *data;
-};
-
-static void fake_init(struct fake *f)
-{
-	f->mem = calloc(1, PAGE + RING);
-	f->pc = f->mem;
-	f->data = (unsigned char *)f->mem + PAGE;
-}
+#include "fake-ring.h"
 
 /* Kernel side: write a record of size len at head, wrapping. */
 static void fake_put(struct fake *f, uint16_t type, uint16_t len, unsigned char fill)

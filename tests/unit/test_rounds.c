@@ -36,18 +36,7 @@
 #define RING 4096
 #define SEC 1000000000ULL
 
-struct fake {
-	void *mem;
-	struct perf_event_mmap_page *pc;
-	unsigned char *data;
-};
-
-static void fake_init(struct fake *f)
-{
-	f->mem = calloc(1, PAGE + RING);
-	f->pc = f->mem;
-	f->data = (unsigned char *)f->mem + PAGE;
-}
+#include "fake-ring.h"
 
 /* Kernel side: a SAMPLE with only a time, if there is room. */
 static bool fake_sample(struct fake *f, uint64_t time)
