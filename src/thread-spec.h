@@ -46,11 +46,16 @@ void thread_spec__exit(struct thread_spec *ts);
  * ring while there are at most THREAD_SPEC_CPUS_PER_READER recorded CPUs;
  * beyond that, one reader thread per group of at most that many CPUs, a
  * group never split across packages and SMT siblings kept together.
- * The number is what one reader drains, measured without the kernel
- * (bench/drain.c), over the heaviest per-CPU data rate of the loss
- * benchmark's scenarios (bench/results/2026-12-01-drain/).
+ *
+ * The number is what one reader kept up with in bench/drain.c (the
+ * recorder's readers and writers over fake rings, no kernel), at 43 MB/s
+ * a ring, the rate of 4 KiB dwarf stacks at 10 kHz: 8 rings with 0.6-0.9%
+ * dropped, 16 with 4-26% (3 runs on the 2-CPU VM, where the producers
+ * share the two CPUs with the reader; bench/results/2026-12-01-drain/).
+ * The workloads perfcap is for keep every CPU busy, so a reader has no
+ * CPU of its own there either.
  */
-#define THREAD_SPEC_CPUS_PER_READER 16
+#define THREAD_SPEC_CPUS_PER_READER 8
 
 /*
  * The layout perfcap picks for cpus (see above): 0 with ts->nr = 0 for the
