@@ -277,9 +277,9 @@ int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const 
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
-	if (cpus->nr <= cpus_per_reader) {
-		snprintf(why, whylen, "the record loop reads all %d rings: one reader keeps up "
-			 "with up to %d CPUs", cpus->nr, cpus_per_reader);
+	if (cpus->nr <= 1 || cpus->nr <= cpus_per_reader) {
+		snprintf(why, whylen, "the record loop reads all %d rings (up to %d CPUs per "
+			 "reader)", cpus->nr, cpus_per_reader);
 		return 0;
 	}
 	ret = build_layout(&cores, "core", cpus, sysfs, err, sizeof(err));
@@ -325,7 +325,7 @@ int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const 
 	}
 	thread_spec__exit(&cores);
 	thread_spec__exit(&pkgs);
-	snprintf(why, whylen, "%d reader threads for %d CPUs: one reader keeps up with up to %d "
-		 "CPUs (whole cores, within a package)", ts->nr, cpus->nr, cpus_per_reader);
+	snprintf(why, whylen, "%d reader threads for %d CPUs, each on its own (up to %d CPUs per "
+		 "reader, whole cores, within a package)", ts->nr, cpus->nr, cpus_per_reader);
 	return 0;
 }

@@ -42,20 +42,21 @@ int thread_spec__build(struct thread_spec *ts, const char *spec, const struct cp
 void thread_spec__exit(struct thread_spec *ts);
 
 /*
- * Without --threads perfcap chooses: the record loop alone drains every
- * ring while there are at most THREAD_SPEC_CPUS_PER_READER recorded CPUs;
- * beyond that, one reader thread per group of at most that many CPUs, a
- * group never split across packages and SMT siblings kept together.
+ * Without --threads perfcap chooses: a reader thread per group of at most
+ * THREAD_SPEC_CPUS_PER_READER recorded CPUs, whole cores (SMT siblings
+ * together, even past the number) within a package, each running on its
+ * group's CPUs; a single recorded CPU gets the record loop alone.
  *
- * The number is what one reader kept up with in bench/drain.c (the
- * recorder's readers and writers over fake rings, no kernel), at 43 MB/s
- * a ring, the rate of 4 KiB dwarf stacks at 10 kHz: 8 rings with 0.6-0.9%
- * dropped, 16 with 4-26% (3 runs on the 2-CPU VM, where the producers
- * share the two CPUs with the reader; bench/results/2026-12-01-drain/).
- * The workloads perfcap is for keep every CPU busy, so a reader has no
- * CPU of its own there either.
+ * One core per reader. On the 2-CPU VM, interleaved, 5 reps each
+ * (bench/results/2026-12-01-threads-vs-perf/, -reader-sched/): with a
+ * reader per CPU, dwarf-small lost 1.38% and 2.29% where the record loop
+ * alone lost 13.11% and 12.51%, at 0.6 s of recorder CPU against 1.0 s;
+ * the tracepoint flood 0.00% against 0.31% and 0.43%. What one reader can
+ * move is not what limits it (bench/drain.c: 8 rings at 43 MB/s each kept
+ * up with, 16 not); being woken on the CPU whose ring filled, and copying
+ * that ring from a warm cache, is.
  */
-#define THREAD_SPEC_CPUS_PER_READER 8
+#define THREAD_SPEC_CPUS_PER_READER 1
 
 /*
  * The layout perfcap picks for cpus (see above): 0 with ts->nr = 0 for the

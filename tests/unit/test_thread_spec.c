@@ -155,6 +155,10 @@ static void test_auto(void **state)
 	static const struct { int per; const char *cpus, *want; } rows[] = {
 		{ 16, "0-7", "" },
 		{ 8, "0-7", "" },
+		/* The default: a reader per core; one CPU alone is the loop's. */
+		{ 1, "0-7", "0,4/0,4;1,5/1,5;2,6/2,6;3,7/3,7" },
+		{ 1, "3", "" },
+		{ 1, "0-1", "0/0;1/1" },
 		{ 4, "0-7", "0-1,4-5/0-1,4-5;2-3,6-7/2-3,6-7" },
 		/* A group is never split across packages, nor a core across groups. */
 		{ 3, "0-7", "0,4/0,4;1,5/1,5;2,6/2,6;3,7/3,7" },
