@@ -15,8 +15,8 @@ KIND is one of:
   tiny-record   a kernel record of size 4 (less than its own header)
   cpu-spread    valid: two samples, on CPU 0 and on CPU 65535, then
                 FINISHED_ROUNDs; a per-CPU table sized by the highest CPU
-                number (perfcap loss --svg's timeline, 2026-12-01) takes
-                hundreds of MB for it
+                number took hundreds of MB for it (perfcap loss --svg's
+                timeline before a9cf421)
 
 The files are valid up to the trap, so that the reader reaches it.
 Used by tests/shell/errors.bats; see tests/fuzz/README.md.
