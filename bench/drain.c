@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +138,7 @@ int main(int argc, char **argv)
 	struct mmap *maps;
 	int **idx, *nr_idx, fd;
 	uint64_t produced = 0, dropped = 0, drained;
+	struct stat st;
 	double mc, t0, t1;
 
 	while ((opt = getopt(argc, argv, "t:p:m:b:r:d:w:a:o:")) != -1) {
@@ -225,6 +227,8 @@ int main(int argc, char **argv)
 		mmap__close(&maps[i]);
 	writer__exit(&main_w);
 	close(fd);
-	unlink(path);
+	/* Only what it created: -o /dev/null must stay a device. */
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		unlink(path);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,23 @@
 int output__open(struct output *o, const char *path, struct writer *w)
 {
 	char old[4096];
+	struct stat st;
 	int fd, err;
 
 	if (!path)
 		return -EINVAL;
-	if (!access(path, F_OK)) {
-		snprintf(old, sizeof(old), "%.4090s.old", path);
+	/*
+	 * An earlier recording becomes PATH.old, as perf does: only a regular
+	 * file with something in it. Anything else (/dev/null, a FIFO) is
+	 * written to where it is; renaming a device node away breaks the
+	 * system for everyone.
+	 */
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old)) {
+			pr_err("cannot keep the earlier %s as %s.old: the name is too long\n",
+			       path, path);
+			return -ENAMETOOLONG;
+		}
 		if (rename(path, old)) {
 			err = -errno;
 			pr_err("cannot rename %s to %s: %s\n", path, old, strerror(-err));

@@ -294,3 +294,31 @@ reader_fails() {
 	run -1 timeout 10 bash -c 'cat "$1" | "$2" loss -' _ "$CORPUS/perf-default.data" "$P"
 	grep -qF 'standard input is a pipe' <<<"$output"
 }
+
+@test "-o /dev/null records into it and leaves it a device; only a regular file becomes PATH.old" {
+	dev=$BATS_TEST_TMPDIR/null
+	mknod "$dev" c 1 3 || skip "cannot make a device node here"
+	pc_record -a -e cpu-clock -o "$dev" -- sleep 0.1
+	[ -c "$dev" ]
+	[ ! -e "$dev.old" ]
+	# An empty regular file is written over, as perf does; one with data is kept.
+	: >empty.data
+	pc_record -a -e cpu-clock -o empty.data -- sleep 0.1
+	[ ! -e empty.data.old ]
+	pc_record -a -e cpu-clock -o empty.data -- sleep 0.1
+	[ -s empty.data.old ]
+}
+
+@test "an earlier file whose PATH.old would not fit in a path is an error, not a shortened rename" {
+	p=$BATS_TEST_TMPDIR/l
+	for i in $(seq 1 16); do p=$p/$(printf 'd%.0s' $(seq 1 250)); done
+	mkdir -p "$p" || skip "cannot make a 4 KiB path here"
+	f=$p/$(printf 'f%.0s' $(seq 1 $((4093 - ${#p} - 1))))
+	echo earlier >"$f"
+	run "$P" record -q -a -e cpu-clock -o "$f" -- true
+	[ "$status" = 1 ]
+	grep -q 'the name is too long' <<<"$output"
+	[ "$(cat "$f")" = earlier ]
+	! ls "$p" | grep -v '^f*$'
+	rm -rf "$BATS_TEST_TMPDIR/l"
+}
