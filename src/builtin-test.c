@@ -421,6 +421,9 @@ struct file_stats {
 	uint32_t spin_tids[MAX_PIDS];
 	int nr_spin_tids;
 	uint32_t spin_pid;
+	/* Processes the workload started (under ASan, LeakSanitizer's tracer at exit). */
+	uint32_t child_pids[MAX_PIDS];
+	int nr_child_pids;
 	uint32_t pids[MAX_PIDS];	/* distinct pids of samples */
 	int nr_pids;
 	uint64_t cpu_mask[16];		/* CPUs of samples, up to 1024 */
@@ -437,12 +440,32 @@ static bool is_spin_tid(const struct file_stats *fs, uint32_t tid)
 	return false;
 }
 
-/* First pass: the threads that named themselves perfcap-spin. */
+static bool is_child_pid(const struct file_stats *fs, uint32_t pid)
+{
+	for (int i = 0; i < fs->nr_child_pids; i++)
+		if (fs->child_pids[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * First pass: the threads that named themselves perfcap-spin, and the
+ * processes they or their children forked (inherited events follow them).
+ */
 static int find_spin(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
 {
 	const struct perf_event_header *h = rec->header;
 	struct file_stats *fs = priv;
 	const struct { uint32_t pid, tid; char comm[]; } *c = (const void *)(h + 1);
+	const struct { uint32_t pid, ppid, tid, ptid; } *f = (const void *)(h + 1);
+
+	if (h->type == PERF_RECORD_FORK && h->size >= sizeof(*h) + sizeof(*f)) {
+		if (fs->spin_pid && f->pid != f->ppid && fs->nr_child_pids < MAX_PIDS &&
+		    (f->ppid == fs->spin_pid || is_child_pid(fs, f->ppid)) &&
+		    !is_child_pid(fs, f->pid))
+			fs->child_pids[fs->nr_child_pids++] = f->pid;
+		return 0;
+	}
 
 	if (h->type != PERF_RECORD_COMM || h->size < sizeof(*h) + 8 + 13)
 		return 0;
@@ -481,7 +504,7 @@ static int count_record(struct perf_reader *r, const struct perf_reader_record *
 		if (s.user_stack_dyn_size > 0 && s.user_regs_abi)
 			fs->spin_stacks++;
 	}
-	if (s.pid != fs->spin_pid)
+	if (s.pid != fs->spin_pid && !is_child_pid(fs, s.pid))
 		fs->other_pid_samples++;
 	if (s.raw_size > 0)
 		fs->raw_samples++;
