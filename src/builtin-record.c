@@ -1067,8 +1067,14 @@ int cmd_record(int argc, char **argv)
 			goto out_file;
 	}
 
-	if (!workload_is_target(rec))
-		evlist__enable(&rec->evlist);
+	if (!workload_is_target(rec)) {
+		err = evlist__enable(&rec->evlist);
+		if (err) {
+			pr_err("cannot enable the events (PERF_EVENT_IOC_ENABLE): %s\n",
+			       strerror(-err));
+			goto out_file;
+		}
+	}
 	if (rec->has_workload) {
 		err = workload__start(&rec->wl, o->argv);
 		if (err)
@@ -1077,8 +1083,19 @@ int cmd_record(int argc, char **argv)
 
 	err = record__loop(rec);
 
-	/* Stop the events, then take what they left in the rings. */
-	evlist__disable(&rec->evlist);
+	/*
+	 * Stop the events, then take what they left in the rings. A failed
+	 * disable leaves events running while the last pass drains: the file
+	 * is still complete up to that pass, so it is said and not fatal.
+	 */
+	{
+		int derr = evlist__disable(&rec->evlist);
+
+		if (derr)
+			pr_warn("cannot disable every event (PERF_EVENT_IOC_DISABLE): %s; the "
+				"rings are drained once more and the recording ends\n",
+				strerror(-derr));
+	}
 	if (!err) {
 		ssize_t n = record_threads__last_pass(&rec->readers, now_ns());
 
