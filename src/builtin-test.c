@@ -654,7 +654,12 @@ static int test_dwarf(struct test_ctx *t)
 	if (read_back("d.data", &fs))
 		return TEST_FAIL;
 	CHECK(fs.spin_samples >= 20, "want >= 20 samples of the spinning thread");
-	CHECK(fs.spin_stacks == fs.spin_samples,
+	/*
+	 * The kernel gives a sample no user stack when the thread has none to
+	 * give at that moment (taken in its exit, after its memory is gone):
+	 * 1 of ~1960 samples in 1 of 5 runs here. Nearly all must have one.
+	 */
+	CHECK(fs.spin_stacks * 100 >= fs.spin_samples * 99,
 	      "%" PRIu64 " of %" PRIu64 " samples lack a user stack or registers",
 	      fs.spin_samples - fs.spin_stacks, fs.spin_samples);
 	return TEST_OK;
