@@ -9,12 +9,11 @@ void rounds__init(struct rounds *r, int nr_threads, uint64_t now)
 	pthread_mutex_init(&r->lock, NULL);
 	atomic_init(&r->gen, 0);
 	atomic_init(&r->last_ns, now);
+	atomic_init(&r->scanned, 0);	/* at gen 0 every reader is clean */
 	r->nr = nr_threads;
 	r->t = xzalloc(nr_threads * sizeof(*r->t));
-	for (int i = 0; i < nr_threads; i++) {
+	for (int i = 0; i < nr_threads; i++)
 		atomic_init(&r->t[i].clean, 0);
-		atomic_init(&r->t[i].woken, 0);
-	}
 }
 
 void rounds__exit(struct rounds *r)
@@ -67,12 +66,10 @@ int rounds__stale(struct rounds *r, int *out)
 	uint64_t gen = atomic_load_explicit(&r->gen, memory_order_acquire);
 	int n = 0;
 
-	for (int i = 0; i < r->nr; i++) {
-		if (atomic_load_explicit(&r->t[i].clean, memory_order_relaxed) >= gen)
-			continue;
-		if (atomic_exchange_explicit(&r->t[i].woken, gen, memory_order_relaxed) == gen)
-			continue;
-		out[n++] = i;
-	}
+	if (atomic_exchange_explicit(&r->scanned, gen, memory_order_relaxed) == gen)
+		return 0;
+	for (int i = 0; i < r->nr; i++)
+		if (atomic_load_explicit(&r->t[i].clean, memory_order_relaxed) < gen)
+			out[n++] = i;
 	return n;
 }

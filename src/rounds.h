@@ -33,9 +33,7 @@
 struct rounds_thread {
 	/* gen at the start of this thread's latest clean pass (release/acquire) */
 	_Atomic uint64_t clean;
-	/* the gen it was last woken for, so it is woken once per round */
-	_Atomic uint64_t woken;
-	char pad[48];		/* one cache line each: written on every pass */
+	char pad[56];		/* one cache line each: written on every pass */
 };
 
 struct rounds {
@@ -47,6 +45,12 @@ struct rounds {
 	pthread_mutex_t lock;
 	_Atomic uint64_t gen;		/* markers reserved so far */
 	_Atomic uint64_t last_ns;	/* when the last one was */
+	/*
+	 * The last gen whose stale readers were looked for. The readers that
+	 * hold a gen back only ever become fewer, so one look per gen wakes
+	 * every one of them: the others skip the scan.
+	 */
+	_Atomic uint64_t scanned;
 	int nr;
 	struct rounds_thread *t;
 };
@@ -78,8 +82,9 @@ void rounds__cancel(struct rounds *r);
 
 /*
  * The threads that hold the next round back (no clean pass since the
- * last marker) and have not been woken for it yet: their indexes go to
- * out (room for nr), each marked woken. Returns how many.
+ * last marker): their indexes go to out (room for nr). Only the first
+ * call for a round finds them, so each is woken once per round; later
+ * calls return 0 at once. Returns how many.
  */
 int rounds__stale(struct rounds *r, int *out);
 
