@@ -17,7 +17,7 @@ setup() {
 }
 
 teardown() {
-	[ -z "$MNT" ] || umount "$MNT" 2>/dev/null || true
+	unmount_mnt
 }
 
 # The writer options of each backend, and a skip where this build lacks one.
@@ -30,85 +30,28 @@ writer_opts() { # sync|aio|aio4|uring
 	esac
 }
 
-skip_if_no_backend() { # $status/$output of a run
-	# perfcap-record(1): "A build without liburing says so and exits with
-	# status 1"; the message names the build.
-	if [ "$status" != 0 ] && grep -qiE 'this build|not built|without liburing' <<<"$output"; then
-		skip "backend not in this build: $output"
-	fi
-}
-
-# The header's data section lies inside the file, and perf reads it whole:
-# no warning, the records perfcap's reader counts.
-truncated_file_reads() { # FILE
-	local f=$1 off size len
-	perf_ok report --header-only -i "$f"
-	off=$(sed -n 's/^# data offset *: //p' "$PERF_OUT")
-	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
-	len=$(stat -c %s "$f")
-	echo "data offset $off, size $size, file $len bytes"
-	[ "$size" -gt 0 ]
-	[ $((off + size)) -le "$len" ]
-	perf_ok report -i "$f" --stdio
-	perf_ok script -i "$f"
-	[ "$(our_stats "$f")" = "$(perf_stats "$f")" ]
-}
-
-disk_full() { # sync|aio|uring
-	mkdir mnt
-	mount -t tmpfs -o size=1M tmpfs mnt || skip "cannot mount a tmpfs"
-	MNT=$PWD/mnt
-	SECONDS=0
-	run timeout 30 "$P" record $(writer_opts "$1") -a -g -o mnt/f.data -- "$W/parallel" -t 10
-	took=$SECONDS
-	skip_if_no_backend
-	echo "exit $status after ${took}s:"
-	echo "$output"
-	[ "$status" = 1 ]
-	# One clear message says why.
-	[ "$(grep -ciE 'no space left on device|disk full' <<<"$output")" = 1 ]
-	grep -qF mnt/f.data <<<"$output"
-	# Recording stopped at the error; it did not wait for the 10 s workload.
-	[ "$took" -lt 8 ]
-	truncated_file_reads mnt/f.data
-	# Most of the megabyte is samples.
-	[ "$(perf_samples mnt/f.data)" -gt 2000 ]
-}
-
 @test "disk full, sync writer: exit 1, one message, perf reads up to the last complete write" {
-	disk_full sync
+	disk_full $(writer_opts sync)
 }
 
 @test "disk full, --aio: exit 1, one message, perf reads up to the last complete write" {
-	disk_full aio
+	disk_full $(writer_opts aio)
 }
 
 @test "disk full, --writer=uring: exit 1, one message, perf reads up to the last complete write" {
-	disk_full uring
-}
-
-eio() { # backend
-	run env PERFCAP_FAULT_INJECT=eio@5 "$P" record $(writer_opts "$1") -a -g -o f.data -- "$W/parallel" -t 1
-	skip_if_no_backend
-	echo "exit $status:"
-	echo "$output"
-	[ "$status" = 1 ]
-	[ "$(grep -ci 'input/output error' <<<"$output")" = 1 ]
-	truncated_file_reads f.data
-	# The synthesized records before the failing write made it.
-	[ "$(perf_stats f.data | stat_of Aggregated COMM)" -gt 0 ]
+	disk_full $(writer_opts uring)
 }
 
 @test "EIO on the 5th data write, sync writer: exit 1, file readable" {
-	eio sync
+	eio $(writer_opts sync)
 }
 
 @test "EIO on the 5th data write, --aio: exit 1, file readable" {
-	eio aio
+	eio $(writer_opts aio)
 }
 
 @test "EIO on the 5th data write, --writer=uring: exit 1, file readable" {
-	eio uring
+	eio $(writer_opts uring)
 }
 
 short_writes() { # backend

@@ -16,7 +16,7 @@ setup() {
 }
 
 teardown() {
-	[ -z "$MNT" ] || umount "$MNT" 2>/dev/null || true
+	unmount_mnt
 }
 
 # perf script's events, in the order it prints them, are in time order:
@@ -150,32 +150,11 @@ threaded_flood() { # writer options...
 }
 
 @test "--threads, disk full in a reader thread: every thread stops, one message, exit 1, perf reads the file" {
-	mkdir mnt
-	mount -t tmpfs -o size=1M tmpfs mnt || skip "cannot mount a tmpfs"
-	MNT=$PWD/mnt
-	SECONDS=0
-	run timeout 30 "$P" record --threads --aio=4 -a -g -o mnt/f.data -- "$W/parallel" -t 10
-	took=$SECONDS
-	echo "exit $status after ${took}s:"
-	echo "$output"
-	[ "$status" = 1 ]
-	[ "$(grep -ciE 'no space left on device|disk full' <<<"$output")" = 1 ]
-	[ "$took" -lt 8 ]
-	perf_ok report --header-only -i mnt/f.data
-	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
-	[ "$size" -gt 0 ]
-	perf_ok report --stats -i mnt/f.data
-	[ "$(perf_samples mnt/f.data)" -gt 1000 ]
+	disk_full --threads --aio=4
 }
 
 @test "--threads, EIO on a data write: exit 1, one message, file readable" {
-	run env PERFCAP_FAULT_INJECT=eio@5 "$P" record --threads -a -g -o e.data -- "$W/parallel" -t 1
-	echo "exit $status:"
-	echo "$output"
-	[ "$status" = 1 ]
-	[ "$(grep -ci 'input/output error' <<<"$output")" = 1 ]
-	perf_ok report --stats -i e.data
-	perf_ok script -i e.data
+	eio --threads
 }
 
 @test "hotspot's parser reads threaded and --aio=4 floods with no time-order violation" {
