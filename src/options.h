@@ -15,6 +15,28 @@ enum callgraph_mode {
 	CALLGRAPH_DWARF,
 };
 
+/* One -e value and the --filter that followed it (perf applies a filter to the events of the -e before it). */
+struct event_arg {
+	const char *events;	/* the -e value as given: "sched:*", "{cs,cpu-clock}:S" */
+	const char *filter;	/* --filter after it; NULL if none */
+};
+
+enum switch_output_mode {
+	SWITCH_OUTPUT_NONE,
+	SWITCH_OUTPUT_SIGNAL,	/* --switch-output or =signal: on SIGUSR2 */
+	SWITCH_OUTPUT_SIZE,	/* =10M: when the file reaches switch_output_size bytes */
+	SWITCH_OUTPUT_TIME,	/* =30s: every switch_output_ns */
+};
+
+/* --control fifo:CTL[,ACK] or fd:CTL[,ACK]: the checked spec, opened by the recorder. */
+struct control_spec {
+	bool given;
+	bool fifo;		/* fifo: paths; else fd: numbers */
+	const char *ctl_path, *ack_path;	/* fifo: ack_path NULL if none */
+	char *paths_buf;	/* owns ctl_path/ack_path; record_opts__exit frees it */
+	int ctl_fd, ack_fd;	/* fd: ack_fd -1 if none */
+};
+
 struct record_opts {
 	/* target */
 	bool system_wide;	/* -a */
@@ -36,10 +58,36 @@ struct record_opts {
 	bool raw;		/* -R */
 	bool switch_events;	/* --switch-events */
 	bool no_inherit;	/* -i / --no-inherit */
+	struct event_arg *event_args;	/* every -e in order, each with its --filter */
+	int nr_event_args;
+	bool group;		/* --group: all events of each -e in one group */
+
+	/* what each sample carries (perfcap always samples CPU, PERIOD and TIME) */
+	uint64_t user_regs;	/* --user-regs[=REGS]: mask; 0 not given */
+	uint64_t intr_regs;	/* -I / --intr-regs[=REGS] */
+	bool sample_addr;	/* -d / --data */
+	bool sample_weight;	/* -W / --weight */
+	bool sample_period;	/* -P / --period (always on; accepted) */
+	bool sample_cpu;	/* --sample-cpu (always on; accepted) */
+	bool phys_data;		/* --phys-data */
+	bool data_page_size;	/* --data-page-size */
+	bool code_page_size;	/* --code-page-size */
+	bool use_clockid;	/* -k / --clockid */
+	int clockid;		/* its CLOCK_* id */
+	bool all_user;		/* --all-user: exclude_kernel, exclude_hv */
+	bool all_kernel;	/* --all-kernel: exclude_user */
+	bool inherit_stat;	/* -s / --stat */
+	bool no_samples;	/* -n / --no-samples */
+	uint64_t branch_stack;	/* -b (PERF_SAMPLE_BRANCH_ANY) / -j FILTERS: branch_sample_type; 0 none */
+	bool buildid_mmap;	/* --buildid-mmap (what perfcap does anyway) */
+	bool no_bpf_event;	/* --no-bpf-event */
 
 	/* buffers and output */
 	unsigned int mmap_pages; /* -m: data pages per ring, power of two; 0: default */
-	const char *output;	/* -o; default "perf.data" */
+	unsigned int aux_pages;	/* -m N,M: AUX area pages (power of two); 0: default */
+	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22; 0 off */
+	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */
+	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */
 	bool no_buildid_cache;	/* -N */
 	bool no_buildid;	/* -B */
 	int aio;		/* --aio[=n]: 0 with the sync writer, else buffers per ring */
@@ -57,6 +105,20 @@ struct record_opts {
 	int quiet;		/* -q */
 	int verbose;		/* -v, repeatable */
 	bool help;		/* -h / --help: nothing else was checked */
+	bool list_options;	/* --list-options: print every option name, nothing else checked */
+	bool list_user_regs;	/* --user-regs=? : print the register names, nothing else checked */
+	bool list_intr_regs;	/* -I? / --intr-regs=? */
+
+	/* control of the recording */
+	int64_t delay_ms;	/* -D / --delay MSECS: start enabled after it; -1: disabled until --control enables */
+	struct control_spec control;	/* --control */
+	uint64_t max_size;	/* --max-size SIZE: stop when the output reaches it; 0 none */
+	enum switch_output_mode switch_output;
+	uint64_t switch_output_size;	/* bytes, SWITCH_OUTPUT_SIZE */
+	uint64_t switch_output_ns;	/* SWITCH_OUTPUT_TIME */
+	int switch_max_files;	/* --switch-max-files N: keep the newest N; 0 all */
+	bool timestamp_filename;	/* --timestamp-filename: PATH.<YYYYmmddHHMMSSss> */
+	bool no_buffering;	/* --no-buffering: wakeup_events 1, no watermark (an attr matter, as in perf) */
 
 	/*
 	 * Not an error, for the caller to print: perf's -p/-t override -a/-C
