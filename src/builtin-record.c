@@ -50,6 +50,7 @@
 #include "evlist.h"
 #include "features.h"
 #include "options.h"
+#include "perf-regs.h"
 #include "output.h"
 #include "parse-events.h"
 #include "perf-data.h"
@@ -933,6 +934,20 @@ static const struct writer_ops *choose_writer(const struct record_opts *o)
 	return ops;
 }
 
+/* --help, --list-options, --user-regs=? and -I?: print, record nothing. */
+static bool print_only(const struct record_opts *o)
+{
+	if (o->help)
+		fputs(record_opts__usage(), stdout);
+	else if (o->list_options)
+		record_opts__list_options(stdout);
+	else if (o->list_user_regs || o->list_intr_regs)
+		printf("available registers: %s\n", perf_regs__names());
+	else
+		return false;
+	return true;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record *rec = xzalloc(sizeof(*rec));
@@ -943,8 +958,8 @@ int cmd_record(int argc, char **argv)
 	int nr_bufs, err, ret = 1;
 
 	err = record_opts__parse(o, argc, argv, errbuf, sizeof(errbuf));
-	if (o->help) {
-		fputs(record_opts__usage(), stdout);
+	if (!err && print_only(o)) {
+		record_opts__exit(o);
 		free(rec);
 		return 0;
 	}
@@ -957,6 +972,14 @@ int cmd_record(int argc, char **argv)
 	verbose = o->quiet ? -1 : o->verbose;
 	if (o->warning)
 		pr_warn("%s\n", o->warning);
+	for (size_t i = 0; i < ARRAY_SIZE(o->notice); i++)
+		if (o->notice[i][0])
+			pr_info("%s\n", o->notice[i]);
+	if (o->dry_run) {
+		record_opts__exit(o);
+		free(rec);
+		return 0;
+	}
 	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
 	/* CMDLINE wants perfcap's whole command line: argv is main's, shifted by one. */
 	rec->argc = argc + 1;

@@ -7,6 +7,7 @@
 #define PERFCAP_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 enum callgraph_mode {
@@ -33,7 +34,6 @@ struct control_spec {
 	bool given;
 	bool fifo;		/* fifo: paths; else fd: numbers */
 	const char *ctl_path, *ack_path;	/* fifo: ack_path NULL if none */
-	char *paths_buf;	/* owns ctl_path/ack_path; record_opts__exit frees it */
 	int ctl_fd, ack_fd;	/* fd: ack_fd -1 if none */
 };
 
@@ -48,7 +48,6 @@ struct record_opts {
 
 	/* events */
 	const char *events;	/* -e LIST, joined with ',' if given twice; NULL: default */
-	char *events_buf;	/* owns the joined list; record_opts__exit frees it */
 	uint64_t period;	/* -c; 0: not given */
 	uint64_t freq;		/* -F; 0: not given */
 	bool freq_max;		/* -F max */
@@ -83,9 +82,9 @@ struct record_opts {
 	bool no_bpf_event;	/* --no-bpf-event */
 
 	/* buffers and output */
-	unsigned int mmap_pages; /* -m: data pages per ring, power of two; 0: default */
+	unsigned int mmap_pages; /* -m: data pages per ring, rounded up to a power of two as perf; 0: default */
 	unsigned int aux_pages;	/* -m N,M: AUX area pages (power of two); 0: default */
-	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22; 0 off */
+	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22 (-z alone: 1; -z0: zstd's default, 3); 0 off */
 	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */
 	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */
 	bool no_buildid_cache;	/* -N */
@@ -108,9 +107,14 @@ struct record_opts {
 	bool list_options;	/* --list-options: print every option name, nothing else checked */
 	bool list_user_regs;	/* --user-regs=? : print the register names, nothing else checked */
 	bool list_intr_regs;	/* -I? / --intr-regs=? */
+	bool dry_run;		/* --dry-run: parse, check, exit 0 */
 
 	/* control of the recording */
 	int64_t delay_ms;	/* -D / --delay MSECS: start enabled after it; -1: disabled until --control enables */
+	struct delay_range {
+		uint64_t start_ms, end_ms;
+	} *delay_ranges;	/* -D 10-20,30-40: enabled only in these windows (ms after start); delay_ms is then the first start */
+	int nr_delay_ranges;
 	struct control_spec control;	/* --control */
 	uint64_t max_size;	/* --max-size SIZE: stop when the output reaches it; 0 none */
 	enum switch_output_mode switch_output;
@@ -125,11 +129,18 @@ struct record_opts {
 	 * with a warning, and so do we (system_wide and cpu_list are cleared).
 	 */
 	const char *warning;
+	/* Notices, as perf prints them ("rounding mmap pages size to 16K (4 pages)"); "" if none. */
+	char notice[2][96];
+
+	/* Strings a parse allocated (joined filters, fifo paths); record_opts__exit frees them. */
+	char **owned;
+	int nr_owned;
 };
 
 #define OPTS_DEFAULT_FREQ 4000
 #define OPTS_DEFAULT_DWARF_SIZE 8192
 #define OPTS_MAX_AIO 64
+#define OPTS_MAX_COMP_LEVEL 22
 #define OPTS_DEFAULT_AIO 1
 
 /*
@@ -142,10 +153,12 @@ struct record_opts {
  */
 int record_opts__parse(struct record_opts *opts, int argc, char **argv,
 		       char *err, int errlen);
-/* Frees what a successful parse allocated (the joined -e list). */
+/* Frees what a successful parse allocated (the joined -e list, event_args, ...). */
 void record_opts__exit(struct record_opts *opts);
-/* The text of "perfcap record --help". */
+/* The text of "perfcap record --help", made from the option table. */
 const char *record_opts__usage(void);
+/* --list-options: every option, "--name" ("--name=" when its value is optional) and "-x", a line each. */
+void record_opts__list_options(FILE *f);
 
 /* "512", "512K", "2M" -> data pages (power of two) for -m; -EINVAL if bad. */
 int parse_mmap_pages(const char *str, unsigned int page_size, unsigned int *pages);

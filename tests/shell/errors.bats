@@ -55,10 +55,41 @@ fails() {
 
 @test "bad option values: exit 2, name the option and the value" {
 	fails 2 "-F" "abc" -- -F abc -- true
-	fails 2 "-m" "3" "power of two" -- -m 3 -- true
+	fails 2 "-m" "3X" -- -m 3X -- true
+	fails 2 "-k" "foo" -- -k foo -- true
+	fails 2 "--switch-output" "5x" -- --switch-output=5x -- true
+	fails 2 "--user-regs" "DS" -- --user-regs=DS -- true
 	fails 2 "-c" "xyz" -- -c xyz -- true
 	fails 2 "--aio" "99" -- --aio=99 -- true
 	fails 2 "--writer" "floppy" -- --writer=floppy -- true
+}
+
+@test "-m 3 is rounded up to 4 pages with perf's notice, and records" {
+	need_root
+	run -0 "$P" record -v -m 3 -o m.data -e cpu-clock -- true
+	[[ "$output" == *"rounding mmap pages size to $((4 * $(getconf PAGESIZE) / 1024))K (4 pages)"* ]]
+	perf report -i m.data --stats >/dev/null 2>&1
+}
+
+@test "--user-regs=?, -I? and --list-options print and record nothing, exit 0" {
+	run -0 "$P" record --user-regs=? -o never.data -- true
+	[ "$output" = "available registers: $(perf record --user-regs=? 2>&1 | sed -n 's/^available registers: //p' | sed 's/ *$//')" ]
+	run -0 "$P" record -I?
+	[[ "$output" == "available registers: AX "* ]]
+	run -0 "$P" record --list-options
+	[[ "$output" == *$'\n--compression-level=\n-z\n'* ]]
+	# every perf record option that perfcap has is spelled as perf spells it
+	for o in $(echo "$output" | grep -- '^--' | tr -d =); do
+		case $o in --writer|--status|--list-options|--list-opts|--help) continue ;; esac
+		perf record -h 2>&1 | grep -qe "$o\b" || { echo "perf has no $o"; false; }
+	done
+	[ ! -e never.data ]
+}
+
+@test "--dry-run checks the options and records nothing" {
+	run -0 "$P" record --dry-run -o dry.data -e cpu-clock -- true
+	[ ! -e dry.data ]
+	run -2 "$P" record --dry-run -c 1 -F 1 -- true
 }
 
 @test "unknown option: exit 2, names it" {
