@@ -889,6 +889,24 @@ static int write_mem_topology(struct strbuf *sb)
 	return err;
 }
 
+/*
+ * COMPRESSED (perf record -z): u32 version (0, as perf 6.1 writes), type
+ * (1: zstd), level, ratio (bytes in over bytes out, rounded), mmap_len:
+ * perf report decompresses each COMPRESSED record into a buffer of
+ * mmap_len bytes, so it must be at least what one record inflates to.
+ */
+static int write_compressed(const struct feature_env *env, struct strbuf *sb)
+{
+	if (!env->comp_level)
+		return -ENOENT;
+	strbuf__add_u32(sb, 0);
+	strbuf__add_u32(sb, 1);
+	strbuf__add_u32(sb, env->comp_level);
+	strbuf__add_u32(sb, env->comp_ratio);
+	strbuf__add_u32(sb, env->comp_mmap_len);
+	return 0;
+}
+
 /* ---- dispatch --------------------------------------------------------- */
 
 const int perfcap_features[] = {
@@ -912,6 +930,7 @@ const int perfcap_features[] = {
 	HEADER_MEM_TOPOLOGY,
 	HEADER_BPF_PROG_INFO,
 	HEADER_BPF_BTF,
+	HEADER_COMPRESSED,
 	HEADER_PMU_CAPS,
 	-1,
 };
@@ -971,6 +990,9 @@ int feature__write(int feat, const struct feature_env *env, struct strbuf *sb)
 		break;
 	case HEADER_MEM_TOPOLOGY:
 		err = write_mem_topology(sb);
+		break;
+	case HEADER_COMPRESSED:
+		err = write_compressed(env, sb);
 		break;
 	case HEADER_BPF_PROG_INFO:
 	case HEADER_BPF_BTF:

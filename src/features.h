@@ -44,6 +44,8 @@ struct feature_env {
 	const char *const *tp_system;
 	const char *const *tp_event;
 	bool no_buildid;	/* -B: no BUILD_ID section */
+	/* -z: HEADER_COMPRESSED (zstd); comp_level 0: not compressed, no section. */
+	uint32_t comp_level, comp_ratio, comp_mmap_len;
 	/* Optional user DSOs for BUILD_ID, after the kernel and modules. */
 	int nr_dsos;
 	const struct feature_dso *dsos;

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "compress-stage.h"
 #include "mmap.h"
 #include "output.h"
 #include "perf-file.h"
@@ -105,7 +106,9 @@ static struct mmap_buf *get_free_buf(struct mmap *m, int *errp)
 		int err;
 
 		m->nr_waits++;
-		err = output__reap_via(m->out, ring_writer(m), true);
+		/* With -z the buffers come back once compressed, not written. */
+		err = m->stage ? compress_stage__reap(m->stage, true)
+			       : output__reap_via(m->out, ring_writer(m), true);
 		if (err) {
 			*errp = err;
 			return NULL;
@@ -205,9 +208,16 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 	b->req.on_complete = buf_complete;
 	b->state = MMAP_BUF_INFLIGHT;
 	mmap__get(m);
-	/* A reader thread's ring goes straight out; the main thread's flushes staged records first. */
-	err = m->writer ? output__submit_via(m->out, m->writer, &b->req)
-			: output__submit(m->out, &b->req);
+	/*
+	 * -z: to the compression stage, which reserves the offset once the
+	 * size is known. Else a reader thread's ring goes straight out; the
+	 * main thread's flushes staged records first.
+	 */
+	if (m->stage)
+		err = compress_stage__submit(m->stage, &b->req);
+	else
+		err = m->writer ? output__submit_via(m->out, m->writer, &b->req)
+				: output__submit(m->out, &b->req);
 	if (err) {
 		/* Not submitted: still ours. The bytes are lost with the error. */
 		b->state = MMAP_BUF_FREE;
@@ -306,6 +316,18 @@ int mmap__pass_submit(struct mmap_pass *p, uint64_t now)
 		}
 	}
 	clean = !p->deferred && !p->held;
+	if (p->stage) {
+		/* The stage reserves, so it places the marker (compress-stage.h). */
+		for (int i = 0; i < p->nr; i++) {
+			int serr = p->bufs[i] ? mmap__submit(p->bufs[i]->map, p->bufs[i]) : 0;
+
+			if (serr && !err)
+				err = serr;
+		}
+		if (clean && !err)
+			compress_stage__pass_end(p->stage, p->gen, last != NULL, now);
+		return err;
+	}
 	if (last && clean)
 		closing = !p->rounds || rounds__try_close(p->rounds, p->thread, p->gen);
 	if (closing) {

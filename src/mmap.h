@@ -24,6 +24,7 @@
 
 #include "writer.h"
 
+struct compress_stage;
 struct output;
 struct mmap;
 struct rounds;
@@ -53,6 +54,12 @@ struct mmap {
 	bool closed;
 	struct output *out;
 	struct writer *writer;	/* its reader thread's; NULL: the output's */
+	/*
+	 * -z: its reader's compression stage (compress-stage.h). Chunks go
+	 * there instead of to a writer, their offsets are reserved there, and
+	 * they come back through compress_stage__reap().
+	 */
+	struct compress_stage *stage;
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -110,6 +117,9 @@ ssize_t mmap__push(struct mmap *m);
  * off or a chunk kept now puts events older than that in the file later.
  * With reader threads (rounds set), a clean pass also has to find every
  * other thread clean since the last round (rounds.h).
+ * With a compression stage (stage set: every ring of the pass has it),
+ * the chunks are handed to it and a clean pass is said to it behind them;
+ * the stage places the FINISHED_ROUND (compress-stage.h).
  */
 #define MMAP_HOLD_DIV 2
 struct mmap_pass {
@@ -123,6 +133,7 @@ struct mmap_pass {
 	struct rounds *rounds;
 	int thread;
 	uint64_t gen;		/* the round gen this pass began under */
+	struct compress_stage *stage;	/* -z: the reader's */
 };
 
 /* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress-stage.h"
 #include "output.h"
 #include "record-thread.h"
 #include "sys.h"
@@ -133,6 +134,34 @@ int record_threads__writers(struct record_threads *rt, const struct writer_ops *
 	return 0;
 }
 
+int record_threads__compress(struct record_threads *rt, const struct writer_ops *ops,
+			     int level, size_t ring_size, int nr_bufs)
+{
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		t->stage = compress_stage__new(rt->out, ops, level, ring_size,
+					       t->nr_maps * nr_bufs, &rt->rounds, i);
+		if (!t->stage)
+			return -ENOMEM;
+		t->pass.stage = t->stage;
+		for (int k = 0; k < t->nr_maps; k++)
+			t->maps[k]->stage = t->stage;
+	}
+	return 0;
+}
+
+void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out)
+{
+	*in = *out = 0;
+	for (int i = 0; i < rt->nr; i++) {
+		if (!rt->t[i].stage)
+			continue;
+		*in += compress_stage__bytes_in(rt->t[i].stage);
+		*out += compress_stage__bytes_out(rt->t[i].stage);
+	}
+}
+
 static struct writer *thread_writer(struct record_thread *t)
 {
 	return t->writer ? t->writer : t->set->out->writer;
@@ -190,9 +219,13 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	if (err)
 		return err;
 	err = output__reap_via(rt->out, thread_writer(t), false);
+	/* -z: the buffers the stage has compressed come back. */
+	if (!err && t->stage)
+		err = compress_stage__reap(t->stage, false);
 	atomic_store_explicit(&t->pub_samples, t->stats.samples, memory_order_relaxed);
 	atomic_store_explicit(&t->pub_lost, record_stats__lost(&t->stats), memory_order_relaxed);
-	atomic_store_explicit(&t->pub_queue, thread_writer(t)->inflight, memory_order_relaxed);
+	atomic_store_explicit(&t->pub_queue, thread_writer(t)->inflight +
+			      (t->stage ? t->stage->pending : 0), memory_order_relaxed);
 	return err ? err : n;
 }
 
@@ -321,8 +354,11 @@ int record_threads__start(struct record_threads *rt)
 	sigset_t all, old;
 	int err = 0;
 
-	if (!rt->threaded)
-		return 0;
+	for (int i = 0; i < rt->nr && !err; i++)
+		if (rt->t[i].stage)
+			err = compress_stage__start(rt->t[i].stage, i);
+	if (err || !rt->threaded)
+		return err;
 	/* Signals are the record loop's: the readers start with them blocked. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -366,6 +402,17 @@ ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now)
 
 int record_threads__drain(struct record_threads *rt)
 {
+	/* The stages first: they write what the readers handed them, then stop. */
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		if (!t->stage)
+			continue;
+		compress_stage__stop(t->stage);
+		compress_stage__reap(t->stage, false);
+		t->nr_rounds += t->stage->nr_rounds;
+		t->stage->nr_rounds = 0;
+	}
 	for (int i = 0; i < rt->nr; i++)
 		if (rt->t[i].writer == &rt->t[i].own_writer)
 			output__set_err(rt->out, writer__drain(rt->t[i].writer));
@@ -380,6 +427,14 @@ void record_threads__exit(struct record_threads *rt)
 	for (int i = 0; i < rt->nr; i++) {
 		struct record_thread *t = &rt->t[i];
 
+		/* Its chunks come back (and release their rings) before the rings go. */
+		if (t->stage) {
+			compress_stage__delete(t->stage);
+			for (int k = 0; k < t->nr_maps; k++)
+				t->maps[k]->stage = NULL;
+			t->stage = NULL;
+			t->pass.stage = NULL;
+		}
 		if (t->writer == &t->own_writer) {
 			writer__drain(t->writer);
 			writer__exit(t->writer);

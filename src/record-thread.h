@@ -41,6 +41,7 @@ struct record_thread {
 	struct writer *writer;		/* its writer (own_writer) or the output's */
 	struct writer own_writer;
 	int writer_fd;			/* a dup of the output's fd, or -1 */
+	struct compress_stage *stage;	/* -z: compresses and writes its chunks */
 	struct record_stats stats;
 	/* poll set: its rings, then wake_fd (another thread wants a pass, or stop) */
 	struct pollfd *pfd;
@@ -108,12 +109,25 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 /* Give each reader thread its own writer (ops, a dup of the output's fd). */
 int record_threads__writers(struct record_threads *rt, const struct writer_ops *ops,
 			    int nr_bufs);
+/*
+ * -z: give each reader a compression stage (compress-stage.h) at zstd
+ * level, writing through ops; ring_size: the rings' data size, nr_bufs
+ * their data buffers each. Call after record_threads__writers().
+ */
+int record_threads__compress(struct record_threads *rt, const struct writer_ops *ops,
+			     int level, size_t ring_size, int nr_bufs);
+/* zstd's totals over the stages: bytes in, COMPRESSED bytes out. */
+void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out);
+/* Start the reader threads (--threads) and the compression stages (-z). */
 int record_threads__start(struct record_threads *rt);
 /* Tell the threads to stop, wait for them. Returns the first reader error. */
 int record_threads__stop(struct record_threads *rt);
 /* After the events are disabled: a last pass over every ring, in this thread. */
 ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now);
-/* Wait for every reader writer's writes. 0 or the first error. */
+/*
+ * Wait for every reader writer's writes and every compression stage
+ * (which stop then). 0 or the first error.
+ */
 int record_threads__drain(struct record_threads *rt);
 void record_threads__exit(struct record_threads *rt);
 
