@@ -8,6 +8,10 @@
  * reserved byte has been written. The data size in the file header is
  * kept at that prefix during recording, so a recorder killed with
  * SIGKILL leaves a file that perf reads up to its last complete write.
+ *
+ * Pipe mode (-o -, or a FIFO on stdout without -o): a pipe has no
+ * offsets, so the bytes must leave in offset order. See
+ * output__open_pipe().
  */
 #ifndef PERFCAP_OUTPUT_H
 #define PERFCAP_OUTPUT_H
@@ -20,6 +24,8 @@
 
 #include "util.h"
 #include "writer.h"
+
+struct output_pipe;
 
 struct output_span {
 	uint64_t end;
@@ -56,6 +62,9 @@ struct output {
 	uint64_t stage_off;
 	uint64_t stage_seq;
 
+	/* Pipe mode: the FIFO and its thread (output.c); NULL for a file. */
+	struct output_pipe *pipe;
+
 	/* Where the header's data.size lives, and what the data starts at. */
 	uint64_t data_offset;
 	uint64_t header_data_size; /* last value written to the header */
@@ -68,6 +77,20 @@ struct output {
  * does). Returns 0 or -errno with a message printed.
  */
 int output__open(struct output *o, const char *path, struct writer *w);
+/*
+ * Pipe mode: write perf's pipe format to fd (a pipe, or whatever stdout
+ * is), which the output now owns. Writes keep the one offset allocator:
+ * a submitter reserves its bytes and copies them into a bounded FIFO
+ * (fifo_size bytes; 0: OUTPUT_PIPE_FIFO) in one step, under one lock,
+ * so FIFO order is offset order whichever thread or writer backend
+ * submits; the request completes once copied. One thread writes the
+ * FIFO to fd, in order. A reader that goes away (EPIPE, or POLLERR seen
+ * while idle) is a sticky -EPIPE, never a SIGPIPE. 0 or -errno.
+ */
+#define OUTPUT_PIPE_FIFO (4U << 20)
+int output__open_pipe(struct output *o, int fd, struct writer *w, size_t fifo_size);
+static inline bool output__is_pipe(const struct output *o) { return o->pipe != NULL; }
+
 /* Only the fd: for tests that bring their own file. */
 void output__init_fd(struct output *o, int fd, struct writer *w);
 void output__close(struct output *o);
