@@ -72,7 +72,11 @@ static void open_error(struct evsel *e, int cpu, pid_t pid, int err)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		if (e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE ||
+		if (-err == EOPNOTSUPP && (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
+			pr_err("%s: the PMU or the event type cannot sample branch stacks "
+			       "(-b/-j need a CPU with a branch record, such as Intel's LBR, "
+			       "and a hardware event)\n", e->name);
+		else if (e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE ||
 		    e->attr.type == PERF_TYPE_RAW)
 			pr_err("event '%s' is not supported on this machine (no hardware PMU "
 			       "for it?); software events such as cpu-clock work everywhere\n",
