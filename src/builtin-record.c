@@ -31,6 +31,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -54,6 +55,7 @@
 #include "output.h"
 #include "parse-events.h"
 #include "perf-data.h"
+#include "pipe-data.h"
 #include "perf-file.h"
 #include "record-stats.h"
 #include "record-thread.h"
@@ -88,6 +90,7 @@ struct record {
 	struct record_threads readers;	/* one, the loop itself, without --threads */
 	struct status status;		/* the live status line */
 	bool file_created;
+	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
 };
 
 static volatile sig_atomic_t done_signal;
@@ -754,7 +757,7 @@ static void print_summary(struct record *rec, int err)
 		err ? "Wrote (incomplete)" : "Captured and wrote",
 		bytes / 1048576.0, rec->opts.output, (unsigned long long)s->samples,
 		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
-		rec->writer.ops ? rec->writer.ops->name : "no");
+		rec->out.pipe ? "pipe" : rec->writer.ops ? rec->writer.ops->name : "no");
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
@@ -823,6 +826,22 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	env->no_buildid = rec->opts.no_buildid;
 }
 
+/*
+ * -o -: a pipe has nothing to rewrite at the end (perf sends no features
+ * or build ids there either); what is in the FIFO goes out, and the
+ * stream ends where the data ends.
+ */
+static int record__finish_pipe(struct record *rec, int err)
+{
+	int werr = output__drain(&rec->out);
+
+	if (werr)
+		pr_err("writing to the pipe failed: %s%s; recording stopped after %.3f MB\n",
+		       strerror(-werr), werr == -EPIPE ? " (its reader exited)" : "",
+		       output__durable(&rec->out) / 1048576.0);
+	return err ? err : werr;
+}
+
 static int record__finish(struct record *rec, int err)
 {
 	struct evlist *el = &rec->evlist;
@@ -832,6 +851,12 @@ static int record__finish(struct record *rec, int err)
 	struct feature_env env;
 	int ferr;
 
+	if (rec->out.pipe) {
+		free(fev);
+		free(sys);
+		free(ev);
+		return record__finish_pipe(rec, err);
+	}
 	build_feature_env(rec, &env, fev, sys, ev);
 	ferr = perf_data__finish(&rec->pd, &env);
 	if (!err)
@@ -925,6 +950,38 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * perf's rule (check_pipe()): "-o -", or no -o and a FIFO on stdout.
+ * Until every -o sets output_given, an explicit "perf.data" counts as given.
+ */
+static bool pipe_output_wanted(const struct record_opts *o)
+{
+	struct stat st;
+
+	if (!strcmp(o->output, "-"))
+		return true;
+	if (o->output_given || strcmp(o->output, "perf.data"))
+		return false;
+	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
+/* The pipe format's start: attrs, features and tracing data as records. */
+static int pipe_start(struct record *rec)
+{
+	int nr = rec->evlist.nr;
+	struct feature_event *fev = xzalloc(nr * sizeof(*fev));
+	const char **sys = xzalloc(nr * sizeof(*sys)), **ev = xzalloc(nr * sizeof(*ev));
+	struct feature_env env;
+	int err;
+
+	build_feature_env(rec, &env, fev, sys, ev);
+	err = pipe_data__start(&rec->out, &env);
+	free(fev);
+	free(sys);
+	free(ev);
+	return err;
+}
+
 static const struct writer_ops *choose_writer(const struct record_opts *o)
 {
 	const char *name = o->writer ? o->writer : o->aio ? "aio" : "sync";
@@ -1001,12 +1058,25 @@ int cmd_record(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!strcmp(o->output, "-")) {
-		fprintf(stderr, "perfcap record: pipe output (-o -) is not supported: "
-			"perfcap writes at reserved file offsets; give a file name\n");
-		record_opts__exit(o);
-		free(rec);
-		return 2;
+	rec->pipe_fd = -1;
+	if (pipe_output_wanted(o)) {
+		/*
+		 * Pipe format to stdout (perf's check_pipe()). Keep the pipe,
+		 * and make stdout stderr, as perf does for its workload: the
+		 * command perfcap starts, and anything printed, must not write
+		 * into the stream. The pipe is close-on-exec, so only perfcap
+		 * holds it open.
+		 */
+		rec->pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (rec->pipe_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			pr_err("pipe output: cannot take standard output: %s\n", strerror(errno));
+			if (rec->pipe_fd >= 0)
+				close(rec->pipe_fd);
+			record_opts__exit(o);
+			free(rec);
+			return 1;
+		}
+		o->output = "-";
 	}
 	wops = choose_writer(o);
 	if (!wops) {
@@ -1063,7 +1133,14 @@ int cmd_record(int argc, char **argv)
 	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
 	if (err)
 		goto out_workload;
-	err = output__open(&rec->out, o->output, &rec->writer);
+	if (rec->pipe_fd >= 0) {
+		err = output__open_pipe(&rec->out, rec->pipe_fd, &rec->writer, 0);
+		if (err)
+			close(rec->pipe_fd);
+		rec->pipe_fd = -1; /* the output's now */
+	} else {
+		err = output__open(&rec->out, o->output, &rec->writer);
+	}
 	if (err)
 		goto out_writer;
 	rec->writer.fd = rec->out.fd;
@@ -1078,7 +1155,10 @@ int cmd_record(int argc, char **argv)
 
 		rec->attrs[i] = (struct perf_data_attr){ &e->attr, e->ids, e->nr_ids };
 	}
-	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
+	if (rec->out.pipe)
+		err = pipe_start(rec);
+	else
+		err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
 	if (!err)
 		err = synthesize(rec);
 	if (err) {
