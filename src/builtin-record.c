@@ -47,6 +47,8 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "compress-stage.h"
+#include "control.h"
 #include "cpumap.h"
 #include "evlist.h"
 #include "features.h"
@@ -61,6 +63,7 @@
 #include "record-thread.h"
 #include "synthesize.h"
 #include "status.h"
+#include "switch-output.h"
 #include "sys.h"
 #include "thread-spec.h"
 #include "util.h"
@@ -90,10 +93,21 @@ struct record {
 	struct record_threads readers;	/* one, the loop itself, without --threads */
 	struct status status;		/* the live status line */
 	bool file_created;
+	/* Control of the recording (-D, --control, --max-size, --switch-output). */
+	struct control control;
+	struct switch_output so;
+	struct record_stats file_stats;	/* the current file's (SAMPLE_TIME); stats: all files' */
+	uint64_t bytes_before;		/* what the files switched away from hold */
+	uint64_t delay_base_ns;		/* -D: the events' time 0 (the command's start) */
+	uint64_t delay_due_ns;		/* -D: when the events go on (or off); 0: nothing due */
+	uint64_t synth_end;		/* where the current file's synthesized records end */
+	int delay_step;			/* -D ranges: even: next is an enable */
+	bool stop;			/* a control 'stop' or --max-size ended it */
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
 };
 
 static volatile sig_atomic_t done_signal;
+static volatile sig_atomic_t switch_signal;	/* SIGUSR2: --switch-output=signal */
 
 static uint64_t now_ns(void)
 {
@@ -292,7 +306,13 @@ static int synth_emit(struct synth *s, const void *rec, size_t len)
 	return output__append(s->priv, rec, len);
 }
 
-static int synthesize(struct record *rec)
+/*
+ * The tasks and maps that exist now. again: at a --switch-output switch,
+ * for the new file: the command perfcap started has run since, so its
+ * processes (it and what it forked) are read from /proc as they are,
+ * where at the start it was only about to exec.
+ */
+static int synthesize(struct record *rec, bool again)
 {
 	struct synth s = {
 		.id_hdr_size = evlist__id_hdr_size(&rec->evlist),
@@ -344,8 +364,16 @@ static int synthesize(struct record *rec)
 		}
 		err = 0;
 	}
-	if (workload_is_target(rec))
+	if (workload_is_target(rec) && again) {
+		pid_t *tree;
+		int nr = switch_output__descendants(rec->wl.pid, &tree);
+
+		for (int i = 0; i < nr; i++)
+			synthesize__process(&s, tree[i], 0);
+		free(tree);
+	} else if (workload_is_target(rec)) {
 		synthesize__comm(&s, rec->wl.pid, rec->wl.pid, "perf-exec");
+	}
 	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP records\n",
 		 s.nr_comm, s.nr_fork, s.nr_mmap);
 	if (err < 0)
@@ -385,6 +413,8 @@ static void on_signal(int sig)
 
 	if (sig == SIGCHLD)
 		child_signal = 1;
+	else if (sig == SIGUSR2)
+		switch_signal = 1;	/* ignored unless --switch-output=signal, as perf */
 	else
 		done_signal = sig;
 	if (wake_fd >= 0)
@@ -392,7 +422,7 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static const int loop_signals[] = { SIGINT, SIGTERM, SIGCHLD };
+static const int loop_signals[] = { SIGINT, SIGTERM, SIGCHLD, SIGUSR2 };
 static struct sigaction old_actions[ARRAY_SIZE(loop_signals)];
 
 static int signals__catch(void)
@@ -594,6 +624,328 @@ static void status_tick(struct record *rec, uint64_t now)
 	status__tick(&rec->status, now, &snap, stderr);
 }
 
+/* ---- control of the recording ------------------------------------------- */
+
+/*
+ * -D, --control, --max-size and --switch-output act between two passes
+ * of the record loop (record__control_tick). With reader threads the
+ * loop sleeps on its eventfd only: it wakes for a control line (the
+ * control thread pokes it), a signal, or the nearest due time below.
+ */
+#define LIMIT_POLL_MS 10	/* with reader threads and a size to watch */
+
+static int record__finish(struct record *rec, int err);
+
+static bool record__delayed(const struct record *rec)
+{
+	return rec->opts.delay_ms || rec->opts.nr_delay_ranges;
+}
+
+/* Checks, the control channel's fds, the switching state: before the file is created. */
+static int record__setup_control(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+
+	if ((o->switch_output || o->timestamp_filename) && !strcmp(o->output, "-")) {
+		pr_err("--switch-output and --timestamp-filename need a file, not pipe output (-o -)\n");
+		return -EINVAL;
+	}
+	switch_output__init(&rec->so, o, now_ns());
+	return control__open(&rec->control, &o->control);
+}
+
+/* The events of one -e name or all (name NULL or ""), on or off, said as perf says it. */
+static int set_events(struct record *rec, bool on, const char *name)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	struct evsel *e, *found = NULL;
+	int err = 0;
+
+	if (!name || !*name) {
+		err = on ? evlist__enable(&rec->evlist) : evlist__disable(&rec->evlist);
+		if (err)
+			pr_err("cannot %s the events: %s\n", on ? "enable" : "disable",
+			       strerror(-err));
+		else
+			pr_info(on ? "Events enabled\n" : "Events disabled\n");
+		return err;
+	}
+	evlist__for_each_evsel(&rec->evlist, e)
+		if (!found && e->name && !strcmp(e->name, name))
+			found = e;
+	if (!found) {
+		pr_info("failed: can't find '%s' event\n", name);
+		return 0;
+	}
+	for (int i = 0; found->fds && i < found->nr_cpus * found->nr_threads; i++)
+		if (found->fds[i] >= 0 && ioctl(found->fds[i], req, 0) && !err)
+			err = -errno;
+	if (err)
+		pr_err("cannot %s event '%s': %s\n", on ? "enable" : "disable", name,
+		       strerror(-err));
+	else
+		pr_info("Event %s %s\n", found->name, on ? "enabled" : "disabled");
+	return err;
+}
+
+/* -D: the events stay off until the delay is over (-1: until --control enables them). */
+static void record__start_delay(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+	uint64_t now = now_ns();
+
+	if (!record__delayed(rec))
+		return;
+	pr_info("Events disabled\n");
+	rec->delay_base_ns = now;
+	rec->delay_step = 0;
+	if (o->nr_delay_ranges)
+		rec->delay_due_ns = now + o->delay_ranges[0].start_ms * 1000000ULL;
+	else if (o->delay_ms > 0)
+		rec->delay_due_ns = now + (uint64_t)o->delay_ms * 1000000ULL;
+}
+
+/*
+ * The -D time has come: on after a delay; with ranges on at each start
+ * and off at each end, and after the last one the recording ends, as
+ * perf's event_enable_timer does.
+ */
+static int delay_tick(struct record *rec, uint64_t now)
+{
+	struct record_opts *o = &rec->opts;
+	int k, err;
+
+	if (!rec->delay_due_ns || now < rec->delay_due_ns)
+		return 0;
+	rec->delay_due_ns = 0;
+	if (!o->nr_delay_ranges)
+		return set_events(rec, true, NULL);
+	k = rec->delay_step++;
+	if (k % 2 == 0) {
+		err = set_events(rec, true, NULL);
+		rec->delay_due_ns = rec->delay_base_ns + o->delay_ranges[k / 2].end_ms * 1000000ULL;
+		return err;
+	}
+	err = set_events(rec, false, NULL);
+	if (k / 2 + 1 < o->nr_delay_ranges)
+		rec->delay_due_ns = rec->delay_base_ns +
+				    o->delay_ranges[k / 2 + 1].start_ms * 1000000ULL;
+	else
+		rec->stop = true;
+	return err;
+}
+
+/* The lines the control thread queued, carried out and acknowledged in order. */
+static int control_tick(struct record *rec)
+{
+	char arg[CONTROL_LINE_MAX];
+	enum control_cmd cmd;
+	int err = 0;
+
+	if (!control__pending(&rec->control))
+		return 0;
+	while (!err && (cmd = control__next(&rec->control, arg)) != CONTROL_NONE) {
+		struct evsel *e;
+
+		switch (cmd) {
+		case CONTROL_ENABLE:
+		case CONTROL_DISABLE:
+			err = set_events(rec, cmd == CONTROL_ENABLE, arg);
+			break;
+		case CONTROL_STOP:
+			rec->stop = true;
+			break;
+		case CONTROL_EVLIST:
+			evlist__for_each_evsel(&rec->evlist, e)
+				fprintf(stderr, "%s\n", e->name);
+			break;
+		case CONTROL_SNAPSHOT:
+			/* perf 6.1: an AUX area snapshot (-S), which perfcap does not take; acked. */
+		case CONTROL_PING:
+			break;
+		default:
+			continue;	/* not acknowledged, as perf */
+		}
+		control__ack(&rec->control);
+	}
+	return err;
+}
+
+static bool max_size_reached(struct record *rec)
+{
+	uint64_t bytes;
+
+	if (!rec->opts.max_size)
+		return false;
+	bytes = output__head(&rec->out);
+	if (bytes < rec->opts.max_size)
+		return false;
+	if (verbose >= 0)
+		fprintf(stderr, "[ perfcap record: size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(bytes >> 10));
+	return true;
+}
+
+/* What the readers saw since the last switch becomes the file's; stats keeps the sum. */
+static void record__take_stats(struct record *rec)
+{
+	struct record_threads *rt = &rec->readers;
+	uint64_t st = rec->evlist.evsels[0]->attr.sample_type;
+
+	record_stats__init(&rec->file_stats, st);
+	record_threads__stats(rt, &rec->file_stats);
+	record_stats__merge(&rec->stats, &rec->file_stats);
+	for (int i = 0; i < rt->nr; i++)
+		record_stats__init(&rt->t[i].stats, st);
+}
+
+/*
+ * --switch-output: finish this file and go on in a new one, as perf's
+ * record__switch_output does. The readers stop at a clean point (the
+ * threads joined; the single loop is between passes), one last pass
+ * takes what the rings hold now into this file, and every write is
+ * waited for; the events stay on, so what they record from here on is
+ * in the rings for the new file: nothing is lost or written twice. The
+ * file gets its features and final header and is renamed PATH.<time>;
+ * a new PATH gets a header, the attrs and the tasks and maps as they are
+ * now; the readers' writers are pointed at it (their dup'ed fd numbers
+ * now name the new file) and the readers start again.
+ */
+static int record__switch_output(struct record *rec)
+{
+	struct record_threads *rt = &rec->readers;
+	struct record_opts *o = &rec->opts;
+	char path[4096];
+	uint64_t wakeups;
+	ssize_t n;
+	int err;
+
+	err = record_threads__stop(rt);
+	if (!err) {
+		n = record_threads__last_pass(rt, now_ns());
+		if (n < 0)
+			err = n;
+	}
+	output__set_err(&rec->out, err);
+	err = record_threads__drain(rt);
+	if (err)
+		return err;
+	wakeups = record_threads__total(rt, wakeups);
+	if (verbose >= 0)
+		fprintf(stderr, "[ perfcap record: dump data: Woken up %llu times ]\n",
+			(unsigned long long)(wakeups - rec->so.wakeups_at_switch));
+	rec->so.wakeups_at_switch = wakeups;
+	record__take_stats(rec);
+	err = record__finish(rec, 0);
+	if (!err)
+		err = switch_output__rename(&rec->so, o->output, path, sizeof(path));
+	if (err)
+		return err;
+	if (verbose >= 0)
+		fprintf(stderr, "[ perfcap record: Dump %s ]\n", path);
+
+	rec->bytes_before += output__head(&rec->out);
+	output__close(&rec->out);
+	err = output__open(&rec->out, o->output, &rec->writer);
+	if (err) {
+		rec->file_created = false;	/* nothing to finish at the end */
+		return err;
+	}
+	rec->writer.fd = rec->out.fd;
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+		int fds[2] = { t->writer_fd, t->stage ? t->stage->writer_fd : -1 };
+
+		for (int k = 0; k < 2; k++)
+			if (fds[k] >= 0 && dup3(rec->out.fd, fds[k], O_CLOEXEC) < 0) {
+				err = -errno;
+				pr_err("reader thread %d: cannot point its writer at %s: %s\n", i,
+				       o->output, strerror(-err));
+				return err;
+			}
+		/* -z: the drain stopped its compression stage; it runs again with the readers. */
+		if (t->stage)
+			t->stage->stop = false;
+	}
+	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
+	if (!err)
+		err = synthesize(rec, true);
+	if (err) {
+		pr_err("cannot write %s: %s\n", o->output, strerror(-err));
+		return err;
+	}
+	rec->synth_end = output__head(&rec->out);
+	atomic_store(&rt->stop, false);
+	atomic_store(&rt->hung, 0);
+	switch_output__rearm(&rec->so, now_ns());
+	return record_threads__start(rt);
+}
+
+static int switch_tick(struct record *rec, uint64_t now)
+{
+	bool sig = switch_signal;
+	uint64_t data;
+
+	if (!switch_output__enabled(&rec->so))
+		return 0;
+	if (sig)
+		switch_signal = 0;
+	/* A file of nothing but synthesized records is not switched for its size. */
+	data = output__head(&rec->out) - rec->synth_end;
+	if (!switch_output__due(&rec->so, now, sig && rec->so.mode == SWITCH_OUTPUT_SIGNAL,
+				data ? output__head(&rec->out) - rec->out.data_offset : 0))
+		return 0;
+	return record__switch_output(rec);
+}
+
+/* Between passes of the record loop. 0, or -errno; rec->stop: end the recording. */
+static int record__control_tick(struct record *rec, uint64_t now)
+{
+	int err = delay_tick(rec, now);
+
+	if (!err)
+		err = control_tick(rec);
+	if (!err && max_size_reached(rec))
+		rec->stop = true;
+	if (!err && !rec->stop)
+		err = switch_tick(rec, now);
+	return err;
+}
+
+/* How long the record loop may sleep: at most max_ms, and not past what is due. */
+static int record__timeout(struct record *rec, uint64_t now, int max_ms)
+{
+	int ms = max_ms;
+
+	if (rec->delay_due_ns) {
+		uint64_t left = rec->delay_due_ns > now ? rec->delay_due_ns - now : 0;
+
+		ms = MIN((uint64_t)ms, (left + 999999) / 1000000);
+	}
+	ms = switch_output__timeout(&rec->so, now, ms);
+	if (rec->readers.threaded &&
+	    (rec->opts.max_size || rec->so.mode == SWITCH_OUTPUT_SIZE))
+		ms = MIN(ms, LIMIT_POLL_MS);
+	return ms;
+}
+
+/*
+ * At the end, with --timestamp-filename (or --switch-output): the last
+ * file is PATH.<time> too.
+ */
+static int record__name_output(struct record *rec)
+{
+	char path[4096];
+	int err;
+
+	if (!rec->so.timestamp_filename || !rec->file_created)
+		return 0;
+	err = switch_output__rename(&rec->so, rec->opts.output, path, sizeof(path));
+	if (!err && verbose >= 0)
+		fprintf(stderr, "[ perfcap record: Dump %s ]\n", path);
+	return err;
+}
+
 static int record__loop(struct record *rec)
 {
 	struct record_threads *rt = &rec->readers;
@@ -605,10 +957,12 @@ static int record__loop(struct record *rec)
 	if (t && rt->dl_period_ns)
 		record_thread__settle(t);
 	status_start(rec, now_ns());
+	if (!err)
+		err = control__start(&rec->control, wake_fd);
 	while (!err && !done_signal) {
 		uint64_t now = now_ns();
 		bool tick, chld, hung;
-		int r;
+		int r, ms;
 
 		if (t) {
 			ssize_t n = record_thread__step(t, now, false);
@@ -635,6 +989,9 @@ static int record__loop(struct record *rec)
 			last_tick = now;
 		}
 		status_tick(rec, now);
+		err = record__control_tick(rec, now);
+		if (err || rec->stop)
+			break;
 		chld = take_child_signal();
 		if (rec->has_workload && (chld || tick) && workload__poll(&rec->wl))
 			break;
@@ -645,8 +1002,8 @@ static int record__loop(struct record *rec)
 			continue;
 		}
 		/* Sleep until a ring reaches its watermark or a signal comes. */
-		r = t ? record_thread__sleep(t, record_thread__timeout(t, now, POLL_TIMEOUT_MS))
-		      : sleep_main(POLL_TIMEOUT_MS);
+		ms = record__timeout(rec, now, POLL_TIMEOUT_MS);
+		r = t ? record_thread__sleep(t, record_thread__timeout(t, now, ms)) : sleep_main(ms);
 		if (r < 0) {
 			err = r;
 			break;
@@ -738,7 +1095,7 @@ static void print_summary(struct record *rec, int err)
 	struct record_threads *rt = &rec->readers;
 	uint64_t lost = record_stats__lost(s);
 	double pct = s->samples + lost ? 100.0 * lost / (s->samples + lost) : 0;
-	uint64_t bytes = output__head(&rec->out);
+	uint64_t bytes = rec->bytes_before + output__head(&rec->out);
 	unsigned long submits = rec->writer.nr_submits, shorts = rec->writer.nr_short;
 
 	if (verbose < 0)
@@ -752,10 +1109,12 @@ static void print_summary(struct record *rec, int err)
 	if (rt->threaded)
 		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s) ]\n", rt->nr,
 			rec->opts.threads_spec);
-	fprintf(stderr, "[ perfcap record: %s %.3f MB %s (%llu samples), lost %llu samples "
+	/* With --switch-output: the sums over every file, as "PATH.<timestamp>" (perf's words). */
+	fprintf(stderr, "[ perfcap record: %s %.3f MB %s%s (%llu samples), lost %llu samples "
 		"(%.2f%%, %llu LOST records), %s writer ]\n",
 		err ? "Wrote (incomplete)" : "Captured and wrote",
-		bytes / 1048576.0, rec->opts.output, (unsigned long long)s->samples,
+		bytes / 1048576.0, rec->opts.output,
+		rec->so.timestamp_filename ? ".<timestamp>" : "", (unsigned long long)s->samples,
 		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
 		rec->out.pipe ? "pipe" : rec->writer.ops ? rec->writer.ops->name : "no");
 	if (s->throttles)
@@ -818,8 +1177,8 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	}
 	env->nr_events = el->nr;
 	env->events = fev;
-	env->first_sample_time = rec->stats.first_time;
-	env->last_sample_time = rec->stats.last_time;
+	env->first_sample_time = rec->file_stats.first_time;
+	env->last_sample_time = rec->file_stats.last_time;
 	env->nr_tracepoints = ntp;
 	env->tp_system = sys;
 	env->tp_event = ev;
@@ -856,6 +1215,13 @@ static int record__finish(struct record *rec, int err)
 		free(sys);
 		free(ev);
 		return record__finish_pipe(rec, err);
+	}
+	if (!rec->file_created) {
+		/* A --switch-output switch could not open the next file: nothing to finish. */
+		free(fev);
+		free(sys);
+		free(ev);
+		return err;
 	}
 	build_feature_env(rec, &env, fev, sys, ev);
 	ferr = perf_data__finish(&rec->pd, &env);
@@ -1127,6 +1493,11 @@ int cmd_record(int argc, char **argv)
 		ret = err == -EINVAL ? 2 : 1;
 		goto out_workload;
 	}
+	err = record__setup_control(rec);
+	if (err) {
+		ret = err == -EINVAL ? 2 : 1;
+		goto out_workload;
+	}
 
 	/* Everything that can fail on bad input has been checked: create the file. */
 	raise_priority();
@@ -1160,7 +1531,7 @@ int cmd_record(int argc, char **argv)
 	else
 		err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
 	if (!err)
-		err = synthesize(rec);
+		err = synthesize(rec, false);
 	if (err) {
 		pr_err("cannot write %s: %s\n", o->output, strerror(-err));
 		goto out_file;
@@ -1171,7 +1542,7 @@ int cmd_record(int argc, char **argv)
 			goto out_file;
 	}
 
-	if (!workload_is_target(rec)) {
+	if (!workload_is_target(rec) && !record__delayed(rec)) {
 		err = evlist__enable(&rec->evlist);
 		if (err) {
 			pr_err("cannot enable the events (PERF_EVENT_IOC_ENABLE): %s\n",
@@ -1184,6 +1555,7 @@ int cmd_record(int argc, char **argv)
 		if (err)
 			goto out_file;
 	}
+	record__start_delay(rec);
 
 	err = record__loop(rec);
 
@@ -1207,7 +1579,7 @@ int cmd_record(int argc, char **argv)
 			err = n;
 	}
 	record_threads__drain(&rec->readers);
-	record_threads__stats(&rec->readers, &rec->stats);
+	record__take_stats(rec);
 	if (!err)
 		emit_lost_samples(rec);
 	bool ended_by_signal = done_signal != 0;
@@ -1220,7 +1592,7 @@ int cmd_record(int argc, char **argv)
 		 * itself (its rings hung up before its exit was reaped): wait for
 		 * it, its exit status is ours.
 		 */
-		if (done_signal || err || rec->out.err || !workload_is_target(rec)) {
+		if (done_signal || err || rec->out.err || rec->stop || !workload_is_target(rec)) {
 			kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
 			ended_by_signal = true;
 		}
@@ -1229,6 +1601,8 @@ int cmd_record(int argc, char **argv)
 	}
 	status__end(&rec->status, stderr);
 	err = record__finish(rec, err ? err : rec->out.err);
+	if (!err)
+		err = record__name_output(rec);
 	print_summary(rec, err);
 	if (err)
 		ret = 1;
@@ -1262,6 +1636,8 @@ out_evlist:
 	free(rec->targets);
 	record_threads__exit(&rec->readers);
 	thread_spec__exit(&rec->tspec);
+	control__close(&rec->control);
+	switch_output__exit(&rec->so);
 out_free:
 	record_opts__exit(o);
 	free(rec);
