@@ -37,11 +37,12 @@ enum control_cmd control__parse(const char *line, const char **arg)
 		if (strncmp(line, tags[i].tag, n))
 			continue;
 		/* Only enable, disable and evlist take an argument; perf checks it there. */
+		if (tags[i].cmd != CONTROL_ENABLE && tags[i].cmd != CONTROL_DISABLE &&
+		    tags[i].cmd != CONTROL_EVLIST)
+			return tags[i].cmd;
 		if (line[n] == ' ' && line[n + 1])
 			*arg = line + n + 1;
-		else if (line[n] && (tags[i].cmd == CONTROL_ENABLE ||
-				     tags[i].cmd == CONTROL_DISABLE ||
-				     tags[i].cmd == CONTROL_EVLIST))
+		else if (line[n])
 			return CONTROL_UNSUPPORTED;
 		return tags[i].cmd;
 	}
