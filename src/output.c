@@ -108,10 +108,19 @@ static void *pipe_thread(void *arg)
 		at = p->out % p->cap;
 		n = MIN(used, (uint64_t)(p->cap - at));
 		pthread_mutex_unlock(&p->lock);
-		do {
-			r = write(o->fd, p->buf + at, n);
-		} while (r < 0 && errno == EINTR);
-		r = sys_fault__write_result(r < 0 ? -errno : r, n);
+		/*
+		 * The fault seam decides before the write, not after it: bytes
+		 * in a pipe cannot be taken back, so an injected short write
+		 * must really be short.
+		 */
+		r = sys_fault__write_result((ssize_t)n, n);
+		if (r > 0) {
+			do {
+				r = write(o->fd, p->buf + at, (size_t)r);
+			} while (r < 0 && errno == EINTR);
+			if (r < 0)
+				r = -errno;
+		}
 		if (r == 0)
 			r = -EIO;
 		if (r > 0)

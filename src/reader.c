@@ -340,8 +340,14 @@ static int read_header(struct perf_reader *r)
 		return -EINVAL;
 	}
 	if (size == PERF_PIPE_HEADER_SIZE) {
-		pr_err("%s: pipe-mode perf.data (perf record -o -); not supported\n", r->path);
-		return -EINVAL;
+		/* Pipe format: the records that follow stand in for the sections. */
+		memset(h, 0, sizeof(*h));
+		h->magic = magic;
+		h->size = size;
+		h->data.offset = PERF_PIPE_HEADER_SIZE;
+		h->data.size = r->file_size - PERF_PIPE_HEADER_SIZE;
+		r->is_pipe = true;
+		return 0;
 	}
 	if (size != PERF_FILE_HEADER_SIZE_LEGACY && size < PERF_FILE_HEADER_SIZE) {
 		pr_err("%s: bad header size %" PRIu64 "\n", r->path, size);
@@ -389,6 +395,9 @@ static int read_header(struct perf_reader *r)
 			r->path);
 	return 0;
 }
+
+static int index_attrs(struct perf_reader *r, size_t nr_ids);
+static uint64_t record_payload(const struct perf_event_header *h);
 
 static int read_attrs(struct perf_reader *r)
 {
@@ -441,11 +450,29 @@ static int read_attrs(struct perf_reader *r)
 			if (err)
 				goto out;
 		}
-		if (a->attr.sample_id_all)
-			a->id_hdr_size = perf_reader__id_hdr_size(a->attr.sample_type);
 		nr_ids += a->nr_ids;
 	}
+	err = index_attrs(r, nr_ids);
+out:
+	free(raw);
+	return err;
+}
 
+/*
+ * After the attrs and their ids are read (from the attrs section or from
+ * ATTR records): each attr's trailer size, the sorted id map, and where
+ * the id sits.
+ */
+static int index_attrs(struct perf_reader *r, size_t nr_ids)
+{
+	size_t n = r->nr_attrs;
+
+	for (size_t i = 0; i < n; i++) {
+		struct perf_reader_attr *a = &r->attrs[i];
+
+		if (a->attr.sample_id_all)
+			a->id_hdr_size = perf_reader__id_hdr_size(a->attr.sample_type);
+	}
 	r->id_map = xzalloc(nr_ids * sizeof(*r->id_map));
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < r->attrs[i].nr_ids; j++) {
@@ -468,10 +495,7 @@ static int read_attrs(struct perf_reader *r)
 	if (n > 1 && r->id_pos < 0)
 		pr_warn("%s: %zu events but no sample ids: samples cannot be told apart\n",
 			r->path, n);
-	err = 0;
-out:
-	free(raw);
-	return err;
+	return 0;
 }
 
 static int read_features(struct perf_reader *r)
@@ -659,6 +683,129 @@ static int read_dir_format(struct perf_reader *r)
 	return 0;
 }
 
+/* One HEADER_ATTR record: header, attr (attr.size bytes), u64 ids to the end. */
+static int pipe_attr(struct perf_reader *r, const unsigned char *rec, size_t size,
+		     uint64_t off, size_t *nr_ids)
+{
+	struct perf_reader_attr *a;
+	uint32_t attr_size;
+	size_t n;
+
+	if (size < sizeof(struct perf_event_header) + PERF_ATTR_SIZE_VER0)
+		goto bad;
+	memcpy(&attr_size, rec + sizeof(struct perf_event_header) +
+	       offsetof(struct perf_event_attr, size), sizeof(attr_size));
+	if (attr_size < PERF_ATTR_SIZE_VER0 ||
+	    attr_size > size - sizeof(struct perf_event_header))
+		goto bad;
+	if (r->nr_attrs >= MAX_ATTRS) {
+		pr_err("%s: more than %d ATTR records; perfcap reads at most %d events\n",
+		       r->path, MAX_ATTRS, MAX_ATTRS);
+		return -EINVAL;
+	}
+	r->attrs = xrealloc(r->attrs, (r->nr_attrs + 1) * sizeof(*r->attrs));
+	a = &r->attrs[r->nr_attrs++];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, rec + sizeof(struct perf_event_header),
+	       MIN((size_t)attr_size, sizeof(a->attr)));
+	n = (size - sizeof(struct perf_event_header) - attr_size) / sizeof(uint64_t);
+	a->nr_ids = n;
+	a->ids = xzalloc(n * sizeof(uint64_t) + 1);
+	memcpy(a->ids, rec + sizeof(struct perf_event_header) + attr_size, n * sizeof(uint64_t));
+	*nr_ids += n;
+	return 0;
+bad:
+	pr_err("%s: ATTR record at offset %#" PRIx64 " (size %zu) is corrupt\n", r->path, off,
+	       size);
+	return -EINVAL;
+}
+
+static int cmp_feature(const void *a, const void *b)
+{
+	const struct perf_reader_feature *x = a, *y = b;
+
+	return x->bit - y->bit;
+}
+
+/*
+ * Pipe format: the records ahead of the data. ATTR records give the
+ * events, FEATURE records the features (a section inside the record),
+ * TRACING_DATA is skipped with what follows it; the first kernel record
+ * ends the look (perf sends these before any data). A stream cut short
+ * in here keeps what came whole.
+ */
+static int read_pipe_prefix(struct perf_reader *r)
+{
+	uint64_t off = PERF_PIPE_HEADER_SIZE, end = r->file_size;
+	size_t nr_ids = 0, cap = 0;
+	unsigned char *rec = xzalloc(1 << 16);
+	int err = 0;
+
+	while (end - off >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		uint64_t next;
+
+		err = read_section(r, &h, sizeof(h), off, "a record header");
+		if (err)
+			goto out;
+		if (h.size < sizeof(h)) {
+			pr_err("%s: record of size %u at offset %#" PRIx64 " (type %u): corrupt "
+			       "data\n", r->path, h.size, off, h.type);
+			err = -EINVAL;
+			goto out;
+		}
+		if (h.type < PERF_RECORD_USER_TYPE_START || h.size > end - off)
+			break;
+		next = off + h.size;
+		if (h.type == PERF_RECORD_HEADER_ATTR || h.type == PERF_RECORD_HEADER_FEATURE ||
+		    h.type == PERF_RECORD_HEADER_TRACING_DATA) {
+			err = read_section(r, rec, h.size, off, "a record");
+			if (err)
+				goto out;
+		}
+		if (h.type == PERF_RECORD_HEADER_ATTR) {
+			err = pipe_attr(r, rec, h.size, off, &nr_ids);
+			if (err)
+				goto out;
+		} else if (h.type == PERF_RECORD_HEADER_FEATURE && h.size >= 16) {
+			uint64_t bit;
+
+			memcpy(&bit, rec + sizeof(h), sizeof(bit));
+			/* HEADER_LAST_FEATURE marks the end of the features: no section. */
+			if (bit < HEADER_FEAT_BITS && bit != HEADER_LAST_FEATURE &&
+			    !perf_reader__has_feature(r, (int)bit)) {
+				if (r->nr_features == cap) {
+					cap = cap ? 2 * cap : 32;
+					r->features = xrealloc(r->features, cap * sizeof(*r->features));
+				}
+				r->features[r->nr_features++] = (struct perf_reader_feature){
+					.bit = (int)bit, .offset = off + 16, .size = h.size - 16,
+				};
+				r->header.adds_features[bit / 64] |= 1ULL << (bit % 64);
+			}
+		} else if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
+			uint64_t skip = record_payload((const struct perf_event_header *)rec);
+
+			if (skip > end - next)
+				break;
+			next += skip;
+		}
+		off = next;
+	}
+	if (!r->nr_attrs) {
+		pr_err("%s: a pipe-format stream without ATTR records: no events to read it "
+		       "by (cut short, or not perf data?)\n", r->path);
+		err = -EINVAL;
+		goto out;
+	}
+	if (r->nr_features)
+		qsort(r->features, r->nr_features, sizeof(*r->features), cmp_feature);
+	err = index_attrs(r, nr_ids);
+out:
+	free(rec);
+	return err;
+}
+
 static const char *file_kind(mode_t mode)
 {
 	switch (mode & S_IFMT) {
@@ -714,9 +861,78 @@ not_regular:
 }
 
 /*
+ * Standard input that is not a file (a pipe from perf record -o -): the
+ * reader reads by offset, more than once, so the stream is copied to an
+ * unlinked temporary file first, to its end.
+ */
+static int spool_stdin(uint64_t *size)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096], *buf;
+	uint64_t total = 0;
+	int fd, err = 0;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* A file system without O_TMPFILE: a named file, unlinked at once. */
+		if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/perfcap-stdin-XXXXXX", dir) >=
+		    sizeof(tmpl))
+			return -ENAMETOOLONG;
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0) {
+		err = -errno;
+		pr_err("standard input: cannot create a temporary file in %s to hold the "
+		       "stream: %s\n", dir, strerror(-err));
+		return err;
+	}
+	buf = xzalloc(1 << 16);
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, 1 << 16), done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			pr_err("standard input: %s\n", strerror(-err));
+			break;
+		}
+		if (n == 0)
+			break;
+		while (done < n) {
+			ssize_t w = write(fd, buf + done, n - done);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				err = w < 0 ? -errno : -ENOSPC;
+				pr_err("standard input: cannot keep the stream in %s: %s\n", dir,
+				       strerror(-err));
+				break;
+			}
+			done += w;
+		}
+		if (err)
+			break;
+		total += n;
+	}
+	free(buf);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*size = total;
+	return fd;
+}
+
+/*
  * "-": standard input. A regular file there (perfcap dump - < FILE) is
- * read like any other; a pipe would carry pipe-mode perf.data (perf
- * record -o -), which the reader does not decode yet.
+ * read like any other; a pipe (perf record -o -) is kept in a temporary
+ * file first (spool_stdin()).
  */
 static int open_stdin(uint64_t *size)
 {
@@ -729,12 +945,12 @@ static int open_stdin(uint64_t *size)
 		pr_err("standard input: %s\n", strerror(-err));
 		return err;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		pr_err("standard input is %s: pipe-mode perf.data (perf record -o -) is not "
-		       "supported yet; record to a file, or redirect one: < perf.data\n",
-		       S_ISFIFO(st.st_mode) ? "a pipe" : file_kind(st.st_mode));
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("standard input is %s: refused\n", file_kind(st.st_mode));
 		return -EINVAL;
 	}
+	if (!S_ISREG(st.st_mode))
+		return spool_stdin(size);
 	fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (fd < 0) {
 		int err = -errno;
@@ -873,13 +1089,17 @@ opened:
 	free(r->path);
 	r->path = xstrdup(hdr_path);
 	err = read_header(r);
+	if (!err && r->is_pipe && r->is_dir) {
+		pr_err("%s: a pipe-format stream as a directory's data: refused\n", r->path);
+		err = -EINVAL;
+	}
 	if (!err)
-		err = read_attrs(r);
-	if (!err)
+		err = r->is_pipe ? read_pipe_prefix(r) : read_attrs(r);
+	if (!err && !r->is_pipe)
 		err = read_features(r);
 	if (!err)
 		err = read_event_desc(r);
-	if (!err)
+	if (!err && !r->is_pipe)
 		err = read_dir_format(r);
 	free(r->path);
 	r->path = xstrdup(path);
@@ -1106,6 +1326,19 @@ static int inflate_record(struct perf_reader *r, struct inflate *z,
 	}
 }
 
+/*
+ * A pipe-format stream has no size in a header: it ends where its writer
+ * stopped, maybe inside a record (perf record killed, a reader that cut
+ * it). What came whole is read; the rest is said, not an error.
+ */
+static int pipe_cut(const struct perf_reader_stream *s, uint64_t off, uint64_t end)
+{
+	pr_warn("%s: the stream ends inside a record at offset %#" PRIx64 " (%" PRIu64
+		" bytes left): cut short? The records before it are read\n", s->path, off,
+		end - off);
+	return 0;
+}
+
 static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
 			perf_reader__record_cb cb, void *priv)
 {
@@ -1119,6 +1352,8 @@ static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
 		const unsigned char *p;
 		struct perf_event_header h;
 
+		if (r->is_pipe && end - off < sizeof(h))
+			return pipe_cut(s, off, end);
 		if (end - off < sizeof(h)) {
 			pr_err("%s: %" PRIu64 " stray bytes at the end of the data (offset "
 			       "%#" PRIx64 ")\n", s->path, end - off, off);
@@ -1138,6 +1373,8 @@ static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
 			       "corrupt data\n", s->path, h.size, off, h.type);
 			return -EINVAL;
 		}
+		if (r->is_pipe && h.size > end - off)
+			return pipe_cut(s, off, end);
 		if (h.size > end - off) {
 			pr_err("%s: record at offset %#" PRIx64 " (type %u, size %u) runs past "
 			       "the end of the data at %#" PRIx64 "\n", s->path, off, h.type,
@@ -1151,6 +1388,8 @@ static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
 		rec.stream = idx;
 		rec.offset = off;
 		rec.payload_size = record_payload(rec.header);
+		if (r->is_pipe && rec.payload_size > end - off - h.size)
+			return pipe_cut(s, off, end);
 		if (rec.payload_size > end - off - h.size) {
 			pr_err("%s: %s record at offset %#" PRIx64 " says %" PRIu64 " bytes "
 			       "follow, past the end of the data\n", s->path,

@@ -10,6 +10,16 @@
  * message naming the file, never a crash. Byte-swapped files (recorded
  * on a machine of the other endianness) are detected and refused.
  *
+ * Pipe format (perf record -o -, perfcap record -o -): a 16-byte header,
+ * then the attrs (HEADER_ATTR) and the features (HEADER_FEATURE) as
+ * records ahead of the data. Those records are read at open and stand in
+ * for the header's sections (features get sections inside their records,
+ * so perf_reader__read_feature() works); the walk then hands out every
+ * record after the 16 bytes, these included. A stream may end inside a
+ * record (its writer was stopped): the walk ends there with a warning.
+ * "-" reads standard input, a pipe included: it is first copied to an
+ * unlinked temporary file in $TMPDIR (or /tmp), as large as the stream.
+ *
  * Records inside PERF_RECORD_COMPRESSED (perf record -z, zstd) are
  * decompressed and handed out like the others.
  *
@@ -72,6 +82,7 @@ struct perf_reader_id {
 struct perf_reader {
 	char *path;		/* as given: the file or the directory */
 	bool is_dir;
+	bool is_pipe;		/* pipe format: header.size 16, no sections */
 	int fd;			/* the file holding the header */
 	uint64_t file_size;	/* of that file */
 	struct perf_file_header header; /* legacy header: adds_features zero */

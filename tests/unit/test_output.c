@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mmap.h"
@@ -288,6 +291,218 @@ static void test_injected_short_writes_keep_file_identical(void **state)
 	free(f);
 }
 
+/* ---- pipe mode --------------------------------------------------------- */
+
+#define PT_THREADS 4
+#define PT_CHUNKS 150
+
+struct pt_chunk {
+	struct write_req req;
+	uint32_t len;
+	uint16_t thread, seq;
+	char data[];
+};
+
+static uint64_t pt_off[PT_THREADS][PT_CHUNKS];
+static int pt_done[PT_THREADS][PT_CHUNKS];
+
+static void pt_complete(struct write_req *req, int err)
+{
+	struct pt_chunk *c = req->owner;
+
+	assert_int_equal(err, 0);
+	pt_off[c->thread][c->seq] = req->off;
+	pt_done[c->thread][c->seq]++;
+	free(c);
+}
+
+static uint8_t pt_fill(int thread, int seq) { return (uint8_t)(thread * 31 + seq); }
+
+struct pt_arg {
+	struct output *o;
+	int thread;
+};
+
+/* A submitter: chunks of 12 to ~9000 bytes, some larger than the FIFO. */
+static void *pt_submit(void *p)
+{
+	struct pt_arg *a = p;
+	struct writer w;
+
+	writer__init(&w, &writer_sync_ops, -1, 4);
+	for (int seq = 0; seq < PT_CHUNKS; seq++) {
+		uint32_t len = 12 + (uint32_t)((seq * 7919 + a->thread * 104729) % 9000);
+		struct pt_chunk *c = calloc(1, sizeof(*c) + len);
+
+		c->len = len;
+		c->thread = a->thread;
+		c->seq = seq;
+		memcpy(c->data, &len, 4);
+		memcpy(c->data + 4, &c->thread, 2);
+		memcpy(c->data + 6, &c->seq, 2);
+		memset(c->data + 8, pt_fill(a->thread, seq), len - 8);
+		c->req.buf = c->data;
+		c->req.len = len;
+		c->req.owner = c;
+		c->req.on_complete = pt_complete;
+		if (output__submit_via(a->o, &w, &c->req))
+			free(c);
+	}
+	writer__exit(&w);
+	return NULL;
+}
+
+struct pt_sink {
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+static void *pt_read(void *p)
+{
+	struct pt_sink *s = p;
+
+	for (;;) {
+		ssize_t n;
+
+		if (s->cap - s->len < 65536) {
+			s->cap = s->cap * 2 + 65536;
+			s->buf = realloc(s->buf, s->cap);
+		}
+		n = read(s->fd, s->buf + s->len, s->cap - s->len);
+		if (n <= 0)
+			break;
+		s->len += n;
+	}
+	return NULL;
+}
+
+/*
+ * Several threads submit through their own writers into a pipe through a
+ * FIFO smaller than some chunks: every chunk comes out whole, at the
+ * offset it was given, each thread's in the order it submitted; then
+ * what the main thread appends and writes follows.
+ */
+static void run_pipe_order(const char *fault)
+{
+	struct writer w;
+	struct output o;
+	struct pt_sink sink = { 0 };
+	struct pt_arg args[PT_THREADS];
+	pthread_t th[PT_THREADS], rd;
+	int pfd[2], next_seq[PT_THREADS] = { 0 };
+	size_t pos = 0;
+	int64_t tail_off;
+
+	memset(pt_done, 0, sizeof(pt_done));
+	assert_int_equal(pipe(pfd), 0);
+	sink.fd = pfd[0];
+	writer__init(&w, &writer_sync_ops, -1, 16);
+	sys_fault__init(fault);
+	assert_int_equal(output__open_pipe(&o, pfd[1], &w, 4096), 0);
+	assert_true(output__is_pipe(&o));
+	pthread_create(&rd, NULL, pt_read, &sink);
+	for (int i = 0; i < PT_THREADS; i++) {
+		args[i] = (struct pt_arg){ &o, i };
+		pthread_create(&th[i], NULL, pt_submit, &args[i]);
+	}
+	for (int i = 0; i < PT_THREADS; i++)
+		pthread_join(th[i], NULL);
+	/* Appended records are reserved only when flushed: they follow. */
+	assert_int_equal(output__append(&o, "APPENDED", 8), 0);
+	tail_off = output__write_copy(&o, "COPY", 4);
+	assert_true(tail_off > 0);
+	assert_int_equal(output__drain(&o), 0);
+	assert_int_equal(output__durable(&o), output__head(&o));
+	output__close(&o); /* closes the pipe: the reader sees its end */
+	pthread_join(rd, NULL);
+	close(pfd[0]);
+	sys_fault__init(NULL);
+
+	assert_int_equal(sink.len, output__head(&o));
+	while (pos + 8 <= (size_t)tail_off - 8) {
+		uint32_t len;
+		uint16_t t, seq;
+
+		memcpy(&len, sink.buf + pos, 4);
+		memcpy(&t, sink.buf + pos + 4, 2);
+		memcpy(&seq, sink.buf + pos + 6, 2);
+		assert_true(t < PT_THREADS);
+		assert_int_equal(seq, next_seq[t]);
+		next_seq[t]++;
+		assert_int_equal(pt_off[t][seq], pos);
+		assert_int_equal(pt_done[t][seq], 1);
+		for (uint32_t k = 8; k < len; k++)
+			if ((uint8_t)sink.buf[pos + k] != pt_fill(t, seq))
+				fail_msg("chunk %u of thread %u is not whole at byte %u", seq, t, k);
+		pos += len;
+	}
+	for (int i = 0; i < PT_THREADS; i++)
+		assert_int_equal(next_seq[i], PT_CHUNKS);
+	assert_int_equal(pos, (size_t)tail_off - 8);
+	assert_memory_equal(sink.buf + pos, "APPENDEDCOPY", 12);
+	free(sink.buf);
+	writer__exit(&w);
+}
+
+static void test_pipe_keeps_offset_order(void **state)
+{
+	run_pipe_order(NULL);
+}
+
+static void test_pipe_short_writes(void **state)
+{
+	run_pipe_order("short@2,short@5");
+}
+
+/*
+ * The pipe's reader exits: the write fails with EPIPE (no SIGPIPE: this
+ * test would die of it), the error sticks, and a later submit is refused
+ * with the request still the caller's. A reader that exits while nothing
+ * is written is noticed too.
+ */
+static void test_pipe_reader_gone(void **state)
+{
+	struct writer w;
+	struct output o;
+	struct write_req req = { 0 };
+	char buf[256] = { 0 };
+	int pfd[2], err = 0;
+
+	writer__init(&w, &writer_sync_ops, -1, 16);
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(output__open_pipe(&o, pfd[1], &w, 0), 0);
+	close(pfd[0]);
+	done_calls = 0;
+	req.buf = buf;
+	req.len = sizeof(buf);
+	req.on_complete = on_done;
+	/* Copied into the FIFO (complete), then the thread's write fails. */
+	assert_int_equal(output__submit(&o, &req), 0);
+	assert_int_equal(done_calls, 1);
+	assert_int_equal(output__drain(&o), -EPIPE);
+	memset(&req, 0, sizeof(req));
+	req.buf = buf;
+	req.len = sizeof(buf);
+	req.on_complete = on_done;
+	assert_int_equal(output__submit(&o, &req), -EPIPE);
+	assert_int_equal(done_calls, 1);
+	output__close(&o);
+
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(output__open_pipe(&o, pfd[1], &w, 0), 0);
+	close(pfd[0]);
+	for (int i = 0; i < 100 && !err; i++) {
+		struct timespec ts = { 0, 20 * 1000000L };
+
+		nanosleep(&ts, NULL);
+		err = output__reap(&o, false);
+	}
+	assert_int_equal(err, -EPIPE);
+	output__close(&o);
+	writer__exit(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +513,9 @@ int main(void)
 		cmocka_unit_test(test_append_gathers_small_records),
 		cmocka_unit_test(test_backends_write_identical_files),
 		cmocka_unit_test(test_injected_short_writes_keep_file_identical),
+		cmocka_unit_test(test_pipe_keeps_offset_order),
+		cmocka_unit_test(test_pipe_short_writes),
+		cmocka_unit_test(test_pipe_reader_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

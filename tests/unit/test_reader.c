@@ -158,6 +158,67 @@ static size_t tfile_write(struct tfile *f, const char *path)
 	}
 }
 
+/*
+ * The same recording in perf's pipe format: header, ATTR records, the
+ * features as FEATURE records (HOSTNAME's and EVENT_DESC's sizes are not
+ * multiples of 8, as in perf's own streams), the end mark, a
+ * TRACING_DATA record with 5 bytes of data padded to 8, then the data.
+ * Returns the size.
+ */
+static size_t tfile_write_pipe(struct tfile *f, const char *path)
+{
+	struct strbuf sb;
+	uint64_t magic = PERF_MAGIC2, size = 16;
+	size_t o, n;
+	int fd;
+
+	strbuf__init(&sb);
+	strbuf__add_u64(&sb, magic);
+	strbuf__add_u64(&sb, size);
+	for (int i = 0; i < f->nr_attrs; i++) {
+		o = rec_begin(&sb, PERF_RECORD_HEADER_ATTR, 0);
+		strbuf__add(&sb, &f->attrs[i].attr, PERF_ATTR_SIZE_VER7);
+		strbuf__add(&sb, f->attrs[i].ids, f->attrs[i].nr_ids * 8);
+		rec_end(&sb, o);
+	}
+	if (f->hostname) {
+		o = rec_begin(&sb, PERF_RECORD_HEADER_FEATURE, 0);
+		strbuf__add_u64(&sb, HEADER_HOSTNAME);
+		strbuf__add_perf_string(&sb, "testhost");
+		rec_end(&sb, o);
+	}
+	if (f->event_desc) {
+		o = rec_begin(&sb, PERF_RECORD_HEADER_FEATURE, 0);
+		strbuf__add_u64(&sb, HEADER_EVENT_DESC);
+		strbuf__add_u32(&sb, f->nr_attrs);
+		strbuf__add_u32(&sb, PERF_ATTR_SIZE_VER7);
+		for (int i = 0; i < f->nr_attrs; i++) {
+			strbuf__add(&sb, &f->attrs[i].attr, PERF_ATTR_SIZE_VER7);
+			strbuf__add_u32(&sb, f->attrs[i].nr_ids);
+			strbuf__add_perf_string(&sb, f->attrs[i].name);
+			strbuf__add(&sb, f->attrs[i].ids, f->attrs[i].nr_ids * 8);
+		}
+		rec_end(&sb, o);
+	}
+	o = rec_begin(&sb, PERF_RECORD_HEADER_FEATURE, 0);
+	strbuf__add_u64(&sb, HEADER_LAST_FEATURE);
+	rec_end(&sb, o);
+	o = rec_begin(&sb, PERF_RECORD_HEADER_TRACING_DATA, 0);
+	strbuf__add_u32(&sb, 8);
+	strbuf__add_u32(&sb, 0);
+	rec_end(&sb, o);
+	strbuf__add(&sb, "tdata\0\0\0", 8);
+	if (f->data.len)
+		strbuf__add(&sb, f->data.data, f->data.len);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, sb.data, sb.len), (ssize_t)sb.len);
+	close(fd);
+	n = sb.len;
+	strbuf__exit(&sb);
+	return n;
+}
+
 static void tfile_exit(struct tfile *f)
 {
 	strbuf__exit(&f->data);
@@ -792,6 +853,7 @@ static void test_refused_files(void **state)
 	tfile_write(&f, tpath("swapped.data"));
 	assert_int_equal(quiet_open(tpath("swapped.data")), -EINVAL);
 	f.swap_magic = false;
+	/* Header size 16 says pipe format; the file header's bytes are no records. */
 	f.header_size = 16;
 	tfile_write(&f, tpath("pipe.data"));
 	assert_int_equal(quiet_open(tpath("pipe.data")), -EINVAL);
@@ -1251,7 +1313,7 @@ static void test_refused_kinds(void **state)
 	assert_int_equal(mkfifo(tpath("d2/data.0"), 0644), 0);
 	assert_int_equal(quiet_open(tpath("d2")), -EINVAL);
 
-	/* "-": a file on standard input is read; a pipe is refused. */
+	/* "-": a file on standard input is read, and so is a pipe (kept in a temporary file). */
 	tfile_write(&f, tpath("stdin.data"));
 	saved = dup(0);
 	fd = open(tpath("stdin.data"), O_RDONLY);
@@ -1261,12 +1323,141 @@ static void test_refused_kinds(void **state)
 	assert_int_equal(r.nr_attrs, f.nr_attrs);
 	perf_reader__close(&r);
 	assert_int_equal(pipe(pfd), 0);
+	{
+		char *data;
+		ssize_t n = read_file(tpath("stdin.data"), &data);
+
+		/* Smaller than a pipe's buffer: written whole before it is read. */
+		assert_true(n > 0 && n < 65536);
+		assert_int_equal(write(pfd[1], data, n), n);
+		free(data);
+	}
+	close(pfd[1]);
 	dup2(pfd[0], 0);
 	close(pfd[0]);
-	assert_int_equal(quiet_open("-"), -EINVAL);
-	close(pfd[1]);
+	assert_int_equal(perf_reader__open(&r, "-"), 0);
+	assert_int_equal(r.nr_attrs, f.nr_attrs);
+	assert_false(r.is_pipe);
+	perf_reader__close(&r);
 	dup2(saved, 0);
 	close(saved);
+	tfile_exit(&f);
+}
+
+struct pipe_count {
+	int records, samples, user;
+	uint32_t sample_cpu;
+};
+
+static int pipe_count_cb(struct perf_reader *r, const struct perf_reader_record *rec,
+			 void *priv)
+{
+	struct pipe_count *c = priv;
+	struct perf_reader_sample s;
+
+	c->records++;
+	c->user += rec->header->type >= PERF_RECORD_USER_TYPE_START;
+	if (rec->header->type == PERF_RECORD_SAMPLE &&
+	    !perf_reader__parse_sample(r, rec->header, &s)) {
+		c->samples++;
+		c->sample_cpu = s.cpu;
+	}
+	return 0;
+}
+
+/*
+ * Pipe format: the events come from ATTR records, the names from the
+ * EVENT_DESC FEATURE record, a feature reads back from inside its record,
+ * and every record of the file version is walked, plus the header
+ * records. Every prefix opens cleanly or is refused (no ATTR yet), and a
+ * stream cut inside a record walks what came whole.
+ */
+static void test_pipe_format(void **state)
+{
+	struct tfile f;
+	struct perf_reader r;
+	struct pipe_count file = { 0 }, pipe = { 0 };
+	void *buf;
+	size_t size, len;
+	char *data;
+	int fd;
+
+	build_standard(&f);
+	tfile_write(&f, tpath("file.data"));
+	size = tfile_write_pipe(&f, tpath("pipe.data"));
+	assert_int_equal(perf_reader__open(&r, tpath("file.data")), 0);
+	assert_int_equal(perf_reader__for_each_record(&r, pipe_count_cb, &file), 0);
+	perf_reader__close(&r);
+
+	assert_int_equal(perf_reader__open(&r, tpath("pipe.data")), 0);
+	assert_true(r.is_pipe);
+	assert_int_equal(r.nr_attrs, 2);
+	assert_string_equal(r.attrs[0].name, "my-clock");
+	assert_string_equal(r.attrs[1].name, "my-dummy");
+	assert_int_equal(r.attrs[1].nr_ids, 2);
+	assert_int_equal(r.attrs[1].ids[1], 21);
+	assert_int_equal(perf_reader__attr_of_id(&r, 11), 0);
+	assert_true(perf_reader__has_feature(&r, HEADER_HOSTNAME));
+	assert_true(perf_reader__has_feature(&r, HEADER_EVENT_DESC));
+	assert_false(perf_reader__has_feature(&r, HEADER_LAST_FEATURE));
+	assert_int_equal(perf_reader__read_feature(&r, HEADER_HOSTNAME, &buf, &len), 0);
+	assert_string_equal((char *)buf + 4, "testhost");
+	free(buf);
+	assert_int_equal(perf_reader__for_each_record(&r, pipe_count_cb, &pipe), 0);
+	/* 2 ATTR, 2 FEATURE, the end mark and TRACING_DATA come first */
+	assert_int_equal(pipe.records, file.records + 6);
+	assert_int_equal(pipe.user, file.user + 6);
+	assert_int_equal(pipe.samples, file.samples);
+	assert_true(pipe.samples > 0);
+	assert_int_equal(pipe.sample_cpu, file.sample_cpu);
+	perf_reader__close(&r);
+
+	assert_int_equal(read_file(tpath("pipe.data"), &data), (ssize_t)size);
+	for (len = 0; len < size; len++) {
+		struct pipe_count c = { 0 };
+		int err;
+
+		fd = open(tpath("cut.data"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_int_equal(write(fd, data, len), (ssize_t)len);
+		close(fd);
+		quiet_begin();
+		err = perf_reader__open(&r, tpath("cut.data"));
+		if (!err) {
+			err = perf_reader__for_each_record(&r, pipe_count_cb, &c);
+			perf_reader__close(&r);
+		}
+		quiet_end();
+		if (err)
+			assert_int_equal(err, -EINVAL);
+		assert_true(c.records <= pipe.records);
+		/* once the ATTR records are whole, it opens and walks */
+		if (len >= 16 + 2 * (8 + PERF_ATTR_SIZE_VER7 + 16) + 8)
+			assert_int_equal(err, 0);
+	}
+	free(data);
+
+	/* An attr larger than its record; a stream with no ATTR at all. */
+	{
+		struct strbuf sb;
+		struct perf_event_attr a = { .size = 1000 };
+		size_t o;
+
+		strbuf__init(&sb);
+		strbuf__add_u64(&sb, PERF_MAGIC2);
+		strbuf__add_u64(&sb, 16);
+		o = rec_begin(&sb, PERF_RECORD_HEADER_ATTR, 0);
+		strbuf__add(&sb, &a, PERF_ATTR_SIZE_VER7);
+		rec_end(&sb, o);
+		fd = open(tpath("bad.data"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_int_equal(write(fd, sb.data, sb.len), (ssize_t)sb.len);
+		close(fd);
+		assert_int_equal(quiet_open(tpath("bad.data")), -EINVAL);
+		fd = open(tpath("bad.data"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_int_equal(write(fd, sb.data, 16), 16);
+		close(fd);
+		assert_int_equal(quiet_open(tpath("bad.data")), -EINVAL);
+		strbuf__exit(&sb);
+	}
 	tfile_exit(&f);
 }
 
@@ -1310,6 +1501,7 @@ int main(void)
 		cmocka_unit_test(test_bound_counts_do_not_wrap),
 		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_pipe_format),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
