@@ -207,9 +207,12 @@ static int ioctl_all(struct evlist *el, unsigned long req)
 	int err = 0;
 
 	evlist__for_each_evsel(el, e)
-		for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++)
-			if (e->fds[i] >= 0 && ioctl(e->fds[i], req, 0) && !err)
-				err = -errno;
+		for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++) {
+			int ret = e->fds[i] >= 0 ? sys_perf_ioctl(e->fds[i], req, 0) : 0;
+
+			if (ret && !err)
+				err = ret;
+		}
 	return err;
 }
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,6 +44,8 @@ static const char *const site_names[SYS_FAULT_NR_SITES] = {
 	[SYS_FAULT_HEADER] = "header",
 	[SYS_FAULT_FEATURE] = "feature",
 	[SYS_FAULT_SUBMIT] = "submit",
+	[SYS_FAULT_ENABLE] = "enable",
+	[SYS_FAULT_DISABLE] = "disable",
 };
 
 void sys_fault__init(const char *spec)
@@ -132,6 +135,19 @@ int sys_fault__fail(enum sys_fault_site site)
 	if (!fault.armed)
 		return 0;
 	return fault_error(f, ++f->nr);
+}
+
+int sys_perf_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+	int err = 0;
+
+	if (req == PERF_EVENT_IOC_ENABLE)
+		err = sys_fault__fail(SYS_FAULT_ENABLE);
+	else if (req == PERF_EVENT_IOC_DISABLE)
+		err = sys_fault__fail(SYS_FAULT_DISABLE);
+	if (err)
+		return err;
+	return ioctl(fd, req, arg) ? -errno : 0;
 }
 
 ssize_t sys_pwrite_at(enum sys_fault_site site, int fd, const void *buf, size_t len,

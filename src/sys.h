@@ -22,6 +22,12 @@ int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
  */
 int sys_sched_deadline(uint64_t runtime_ns, uint64_t period_ns);
 
+/*
+ * ioctl on an event fd: 0 or -errno. PERF_EVENT_IOC_ENABLE and _DISABLE
+ * pass through the fault seam (sites enable: and disable:).
+ */
+int sys_perf_ioctl(int fd, unsigned long req, unsigned long arg);
+
 /* pwrite that returns bytes written or -errno (never -1), EINTR retried. */
 ssize_t sys_pwrite(int fd, const void *buf, size_t len, off_t off);
 
@@ -37,6 +43,8 @@ ssize_t sys_pwrite(int fd, const void *buf, size_t len, off_t off);
  *   header:   writes of the file header (the one at the end, usually one)
  *   feature:  writes of the feature table and the feature sections
  *   submit:   io_uring submissions (the write is then not submitted at all)
+ *   enable:   PERF_EVENT_IOC_ENABLE calls, one per event fd (the call is not made)
+ *   disable:  PERF_EVENT_IOC_DISABLE calls, the same
  * and KIND what happens to the Nth:
  *   short     it reports half of its bytes written (up to 8 of these per site)
  *   eio       it (and every one after it) fails with EIO
@@ -49,6 +57,8 @@ enum sys_fault_site {
 	SYS_FAULT_HEADER,
 	SYS_FAULT_FEATURE,
 	SYS_FAULT_SUBMIT,
+	SYS_FAULT_ENABLE,
+	SYS_FAULT_DISABLE,
 	SYS_FAULT_NR_SITES,
 };
 

@@ -180,3 +180,27 @@ failed_feature_write() { # KIND MESSAGE
 	! grep -qiE 'AddressSanitizer|runtime error' <<<"$output"
 	truncated_file_reads f.data
 }
+
+# ---- the events' ioctls (issue 13, item 5) -----------------------------------
+
+@test "PERF_EVENT_IOC_ENABLE fails: exit 1 with one message, the command never runs, no file" {
+	run env PERFCAP_FAULT_INJECT=enable:eio@2 "$P" record -e cpu-clock -a -o f.data \
+		-- sh -c 'touch ran; exec "$0" -t 0.3' "$W/parallel"
+	echo "$output"
+	[ "$status" = 1 ]
+	[ "$(grep -c 'cannot enable the events (PERF_EVENT_IOC_ENABLE): Input/output error' <<<"$output")" = 1 ]
+	[ ! -e ran ]
+	# Nothing was recorded: no file is left, as on any error before recording.
+	[ ! -e f.data ]
+}
+
+@test "PERF_EVENT_IOC_DISABLE fails: said once, the rings drained, exit 0, perf and we agree" {
+	run env PERFCAP_FAULT_INJECT=disable:eio@1 "$P" record -e cpu-clock -a -o f.data \
+		-- "$W/parallel" -t 0.3
+	echo "$output"
+	[ "$status" = 0 ]
+	[ "$(grep -c 'cannot disable every event (PERF_EVENT_IOC_DISABLE): Input/output error' <<<"$output")" = 1 ]
+	perf_reads_clean f.data
+	[ "$(our_stats f.data)" = "$(perf_stats f.data)" ]
+	[ "$(perf_samples f.data)" -gt 100 ]
+}
