@@ -260,11 +260,12 @@ out:
 
 static int setup_events(struct record *rec)
 {
+	const struct record_opts *o = &rec->opts;
 	char err_msg[512] = "";
-	const char *spec = rec->opts.events;
-	int err;
+	const char *spec = o->events;
+	int err = 0;
 
-	if (!spec) {
+	if (!o->nr_event_args && !spec) {
 		/* perf's default: cycles, or cpu-clock where the PMU has no cycles. */
 		struct perf_event_attr probe = {
 			.type = PERF_TYPE_HARDWARE,
@@ -280,22 +281,22 @@ static int setup_events(struct record *rec)
 		spec = (fd >= 0 || fd == -EACCES || fd == -EPERM) ? "cycles" : "cpu-clock";
 		pr_debug("default event: %s\n", spec);
 	}
-	err = parse_events(&rec->events, spec, err_msg, sizeof(err_msg));
+	if (o->nr_event_args) {
+		/* Each -e with its own --filter, in order. */
+		for (int i = 0; i < o->nr_event_args && !err; i++)
+			err = parse_events__add(&rec->events, o->event_args[i].events,
+						o->event_args[i].filter, err_msg, sizeof(err_msg));
+	} else {
+		err = parse_events(&rec->events, spec, err_msg, sizeof(err_msg));
+	}
 	if (err) {
 		pr_err("%s\n", err_msg[0] ? err_msg : "cannot parse the event list");
 		return err;
 	}
-	for (int i = 0; i < rec->events.nr; i++) {
-		struct event_spec *ev = &rec->events.ev[i];
-		struct evsel *e = evsel__new(&ev->attr, ev->name);
-
-		e->tracepoint = ev->tracepoint;
-		if (ev->tracepoint) {
-			e->tp_system = xstrdup(ev->tp_system);
-			e->tp_event = xstrdup(ev->tp_event);
-		}
-		evlist__add(&rec->evlist, e);
-	}
+	/* --group: perf 6.1 makes one group of every event given. */
+	if (o->group)
+		parse_events__group_all(&rec->events);
+	evlist__add_events(&rec->evlist, &rec->events);
 	return 0;
 }
 
@@ -1158,6 +1159,7 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 			      struct feature_event *fev, const char **sys, const char **ev)
 {
 	struct evlist *el = &rec->evlist;
+	struct feature_group *groups;
 	int ntp = 0;
 
 	memset(env, 0, sizeof(*env));
@@ -1177,6 +1179,12 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	}
 	env->nr_events = el->nr;
 	env->events = fev;
+	/* GROUP_DESC; the caller frees env->groups. */
+	env->groups = groups = xzalloc((el->nr + 1) * sizeof(*groups));
+	for (int i = 0; i < el->nr; i++)
+		if (evsel__is_leader(el->evsels[i]) && el->evsels[i]->nr_members > 1)
+			groups[env->nr_groups++] = (struct feature_group){ i,
+						   el->evsels[i]->nr_members };
 	env->first_sample_time = rec->file_stats.first_time;
 	env->last_sample_time = rec->file_stats.last_time;
 	env->nr_tracepoints = ntp;
@@ -1239,6 +1247,7 @@ static int record__finish(struct record *rec, int err)
 			rec->out.durable - rec->pd.data_offset : 0) / 1048576.0);
 	}
 	free(fev);
+	free((void *)env.groups);
 	free(sys);
 	free(ev);
 	return err;
@@ -1343,6 +1352,7 @@ static int pipe_start(struct record *rec)
 	build_feature_env(rec, &env, fev, sys, ev);
 	err = pipe_data__start(&rec->out, &env);
 	free(fev);
+	free((void *)env.groups);
 	free(sys);
 	free(ev);
 	return err;
@@ -1479,6 +1489,7 @@ int cmd_record(int argc, char **argv)
 			add_thread(rec, rec->wl.pid);
 	}
 	evlist__config(&rec->evlist, o, workload_is_target(rec));
+	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
 
 	err = evlist__open(&rec->evlist);

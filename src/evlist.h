@@ -34,6 +34,10 @@ struct evlist {
 void evlist__init(struct evlist *el);
 void evlist__exit(struct evlist *el);
 void evlist__add(struct evlist *el, struct evsel *e);
+/* An evsel for each parsed event, with its group's leader. */
+void evlist__add_events(struct evlist *el, const struct event_list *list);
+/* Groups of more than one event (HEADER_GROUP_DESC). */
+int evlist__nr_groups(const struct evlist *el);
 
 /*
  * Set every attr's sampling, tracking and id bits from the options
@@ -41,7 +45,20 @@ void evlist__add(struct evlist *el, struct evsel *e);
  */
 void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload);
 
-/* Open every event on every CPU x thread; reads the ids. 0 or -errno, message printed. */
+/*
+ * After evlist__config: what each event's own syntax says over the
+ * command line's defaults: period= and freq= terms, P, and groups (members enabled with their leader; S: the
+ * leader's samples read the group, the members do not sample).
+ */
+void evlist__apply_event_config(struct evlist *el);
+
+/*
+ * Open every event on every CPU x thread, a group's members with their
+ * leader's fd; reads the ids, then sets the tracepoint filters. As perf
+ * 6.1, cycles falls back to cpu-clock where there is no PMU for it, P
+ * comes down to the precise_ip the PMU takes, and a W group that cannot
+ * be opened as a group is opened apart. 0 or -errno, message printed.
+ */
 int evlist__open(struct evlist *el);
 /* Map one ring per CPU with nr_bufs data buffers each. */
 int evlist__mmap(struct evlist *el, unsigned int pages, int nr_bufs, struct output *out);

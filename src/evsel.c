@@ -13,6 +13,27 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 
 	e->attr = *attr;
 	e->name = xstrdup(name);
+	e->leader = e;
+	e->nr_members = 1;
+	return e;
+}
+
+struct evsel *evsel__new_spec(const struct event_spec *ev)
+{
+	struct evsel *e = evsel__new(&ev->attr, ev->name);
+
+	e->tracepoint = ev->tracepoint;
+	if (ev->tracepoint) {
+		e->tp_system = xstrdup(ev->tp_system);
+		e->tp_event = xstrdup(ev->tp_event);
+	}
+	e->filter = ev->filter ? xstrdup(ev->filter) : NULL;
+	e->leader = e;
+	e->nr_members = 1;
+	e->sample_read = ev->sample_read;
+	e->precise_max = ev->precise_max;
+	e->weak_group = ev->weak_group;
+	e->terms = ev->terms;
 	return e;
 }
 
@@ -20,6 +41,10 @@ int evsel__alloc_fds(struct evsel *e, int nr_cpus, int nr_threads)
 {
 	int n = nr_cpus * nr_threads;
 
+	evsel__close(e);
+	free(e->fds);
+	free(e->ids);
+	e->nr_ids = 0;
 	e->nr_cpus = nr_cpus;
 	e->nr_threads = nr_threads;
 	e->fds = xzalloc(n * sizeof(*e->fds));
@@ -48,6 +73,7 @@ void evsel__delete(struct evsel *e)
 	free(e->name);
 	free(e->tp_system);
 	free(e->tp_event);
+	free(e->filter);
 	free(e);
 }
 

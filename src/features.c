@@ -546,6 +546,24 @@ static int write_event_desc(const struct feature_env *env, struct strbuf *sb)
 	return 0;
 }
 
+/*
+ * u32 nr_groups; per group of more than one event its name (perf's
+ * "{anon_group}"), u32 the leader's index, u32 nr_members. perf writes
+ * the section only when there are groups; so do we.
+ */
+static int write_group_desc(const struct feature_env *env, struct strbuf *sb)
+{
+	if (env->nr_groups <= 0 || !env->groups)
+		return -ENOENT;
+	strbuf__add_u32(sb, env->nr_groups);
+	for (int i = 0; i < env->nr_groups; i++) {
+		strbuf__add_perf_string(sb, "{anon_group}");
+		strbuf__add_u32(sb, env->groups[i].leader_idx);
+		strbuf__add_u32(sb, env->groups[i].nr_members);
+	}
+	return 0;
+}
+
 static int write_sample_time(const struct feature_env *env, struct strbuf *sb)
 {
 	strbuf__add_u64(sb, env->first_sample_time);
@@ -925,6 +943,7 @@ const int perfcap_features[] = {
 	HEADER_CPU_TOPOLOGY,
 	HEADER_NUMA_TOPOLOGY,
 	HEADER_PMU_MAPPINGS,
+	HEADER_GROUP_DESC,
 	HEADER_CACHE,
 	HEADER_SAMPLE_TIME,
 	HEADER_MEM_TOPOLOGY,
@@ -981,6 +1000,9 @@ int feature__write(int feat, const struct feature_env *env, struct strbuf *sb)
 		break;
 	case HEADER_PMU_MAPPINGS:
 		err = write_pmu_mappings(sb);
+		break;
+	case HEADER_GROUP_DESC:
+		err = write_group_desc(env, sb);
 		break;
 	case HEADER_CACHE:
 		err = write_cache(sb);

@@ -21,6 +21,12 @@ struct feature_event {
 	int nr_ids;
 };
 
+/* A group of events for GROUP_DESC: its leader's index in events, and its size. */
+struct feature_group {
+	int leader_idx;
+	int nr_members;
+};
+
 /* A user-space DSO for the BUILD_ID section (e.g. one that got samples). */
 struct feature_dso {
 	const char *filename;	/* exactly as in its MMAP2 record; "[vdso]" */
@@ -38,6 +44,8 @@ struct feature_env {
 	const char *version;	/* VERSION; NULL: "perfcap" */
 	int nr_events;
 	const struct feature_event *events;
+	int nr_groups;		/* GROUP_DESC: groups of more than one event; 0: none */
+	const struct feature_group *groups;
 	uint64_t first_sample_time; /* SAMPLE_TIME; 0 if no samples */
 	uint64_t last_sample_time;
 	int nr_tracepoints;	/* TRACING_DATA: the tracepoints recorded */
