@@ -7,7 +7,7 @@ PKGS="build-essential pkg-config
       libelf-dev libdw-dev libzstd-dev liburing-dev
       libtraceevent-dev libtracefs-dev
       libcmocka-dev bats linux-perf
-      procps util-linux time python3
+      procps util-linux time python3 python3-zstandard
       hotspot
       librsvg2-bin clang
       dpkg-dev debhelper lintian git man-db"

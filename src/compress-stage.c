@@ -240,10 +240,10 @@ static struct compress_buf *get_buf(struct compress_stage *s)
 				return &s->bufs[i];
 			}
 		}
-		/* All in flight: wait for a write (a failed one frees its buffer too). */
-		output__reap_via(s->out, &s->writer, true);
 		if (!s->writer.inflight)
 			return NULL; /* cannot be: busy buffers are in flight */
+		/* All in flight: wait for a write (a failed one frees its buffer too). */
+		output__reap_via(s->out, &s->writer, true);
 	}
 }
 

@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# -z/--compression-level: zstd COMPRESSED records (compress.c), made by a
+# compression stage per reader (compress-stage.c). Upstream perf 6.1 is
+# the oracle: perf report, perf script and perf report -D read the file
+# with no warning, count what perfcap's reader counts, show the
+# compressed header line; hotspot's parser finds no event out of time
+# order, with every writer and with reader threads.
+
+load helpers
+
+setup() {
+	common_setup
+	need_record
+}
+
+# perf script's events come in time order (threads.bats says why this
+# checks the rounds); a flood on 2 CPUs may lose events in the kernel.
+script_in_time_order() { # FILE
+	local out=$BATS_TEST_TMPDIR/script.out err=$BATS_TEST_TMPDIR/script.err
+	perf script -i "$1" -F cpu,time >"$out" 2>"$err" || return 1
+	if grep -vE '^$|^Warning:$|Processed [0-9]+ events and lost [0-9]+ chunks!|Check IO/CPU overload!|Processed [0-9]+ samples and lost [0-9.]+%!' "$err"; then
+		echo "perf script printed the lines above" >&2
+		return 1
+	fi
+	awk '{ t = $2; sub(/:$/, "", t); t += 0; if (t < last) bad++; last = t; n++ }
+	     END { print n " events, " bad + 0 " out of time order"; exit !(n > 0 && bad == 0) }' "$out"
+}
+
+# The file is compressed and perf and perfcap's reader agree on it all.
+compressed_reads() { # FILE [LEVEL]
+	local f=$1 ours theirs
+	perf_reads_clean "$f"
+	ours=$(our_stats "$f")
+	theirs=$(perf_stats "$f")
+	[ "$ours" = "$theirs" ] || { diff <(echo "$ours") <(echo "$theirs") >&2; return 1; }
+	echo "COMPRESSED records: $(stat_of Aggregated COMPRESSED <<<"$theirs"), samples: $(stat_of Aggregated SAMPLE <<<"$theirs")"
+	[ "$(stat_of Aggregated COMPRESSED <<<"$theirs")" -gt 0 ]
+	# perf report -D decodes the records inside, and the same number of samples.
+	[ "$(perf_dump_counts "$f" | stat_of Aggregated SAMPLE)" = "$(stat_of Aggregated SAMPLE <<<"$theirs")" ]
+	perf_ok report --header-only -i "$f"
+	grep -E "^# compressed : Zstd, level = ${2:-1}, ratio = [0-9]+$" "$PERF_OUT"
+}
+
+@test "-z: perf report, script and -D read it with no warning; counts, header line" {
+	pc_record -z -a -g -o z.data -- "$W/parallel" -j 2 -t 0.5
+	grep -E '^\[ perfcap record: compressed: [0-9.]+ MB of records in [0-9.]+ MB, ratio [0-9.]+ \(zstd level 1\) \]$' \
+		"$BATS_TEST_TMPDIR/record.err"
+	compressed_reads z.data
+	# Call chains compress: perf's ratio is at least 2.
+	ratio=$(sed -n 's/^# compressed : Zstd, level = 1, ratio = //p' "$PERF_OUT")
+	[ "$ratio" -ge 2 ]
+	# --compression-level=N and -zN: the level in the header.
+	pc_record --compression-level=7 -a -e cpu-clock -o z7.data -- "$W/parallel" -j 2 -t 0.3
+	compressed_reads z7.data 7
+}
+
+@test "-z with every writer, with and without --threads: perf reads it" {
+	for mode in "" "--threads" "--aio" "--aio=4" "--threads --aio=4" "--writer=uring" \
+		"--threads --writer=uring"; do
+		rm -f m.data
+		# shellcheck disable=SC2086
+		run "$P" record -z $mode -a -g -o m.data -- "$W/parallel" -j 2 -t 0.3
+		skip_if_no_backend
+		echo "perfcap -z $mode: exit $status"
+		[ "$status" = 0 ]
+		compressed_reads m.data
+	done
+}
+
+@test "-z with the record loop as the only reader" {
+	PERFCAP_CPUS_PER_READER=$(nproc) pc_record -z -v -a -g -o l.data -- "$W/parallel" -j 2 -t 0.3
+	grep -F "the record loop reads all" "$BATS_TEST_TMPDIR/record.err"
+	compressed_reads l.data
+	script_in_time_order l.data
+}
+
+@test "-z flood: rounds in perf order, small rings inflate within mmap_len" {
+	need_tracefs
+	for mode in "" "--threads" "--aio=4"; do
+		# 32 KiB rings: every COMPRESSED record must inflate to at most
+		# HEADER_COMPRESSED's mmap_len, perf's buffer for it.
+		# shellcheck disable=SC2086
+		pc_record -z $mode -m 8 -a -e sched:sched_switch,raw_syscalls:sys_enter \
+			-o f.data -- "$W/sysflood" -t 1
+		perf report --stats -i f.data >stats 2>/dev/null
+		rounds=$(stats_norm <stats | stat_of Aggregated FINISHED_ROUND)
+		echo "perfcap -z $mode: $rounds rounds"
+		[ "${rounds:-0}" -ge 5 ]
+		[ "$(our_stats f.data)" = "$(stats_norm <stats)" ]
+		script_in_time_order f.data
+	done
+}
+
+# Debian's hotspot-perfparser is built without zstd ("zstd decompression
+# support not available": it skips COMPRESSED records and sees no sample).
+# So it reads the file inflated in place by inflate.py: the same records
+# in the same order, FINISHED_ROUND where it was, what perf report sorts.
+@test "-z: hotspot's parser finds no time-order violation" {
+	need_tracefs
+	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
+	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	/usr/bin/python3 -c 'import zstandard' 2>/dev/null ||
+		skip "python3-zstandard not installed (scripts/install-deps.sh)"
+	for mode in "" "--threads" "--aio=4" "--threads --aio=4"; do
+		# shellcheck disable=SC2086
+		pc_record -z $mode -m 64 -a -e sched:sched_switch,raw_syscalls:sys_enter \
+			-o h.data -- "$W/sysflood" -t 1
+		/usr/bin/python3 "$BATS_TEST_DIRNAME/inflate.py" h.data plain.data
+		# The inflated file holds what perf report finds in the compressed one.
+		[ "$(perf_samples plain.data)" = "$(perf_samples h.data)" ]
+		"$pp" --print-stats --input plain.data 2>/dev/null | strings >stats
+		echo "perfcap -z $mode: $(grep -E '^(samples|rounds|samples time violations):' stats | tr '\n' ' ')"
+		[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 10000 ]
+		[ "$(awk '/^rounds:/ { print $2 }' stats)" -ge 5 ]
+		[ "$(awk '/^samples time violations:/ { print $4 }' stats)" = 0 ]
+	done
+}
+
+@test "-z: SIGINT mid-record leaves a complete file" {
+	for mode in "" "--threads"; do
+		rm -f s.data
+		# shellcheck disable=SC2086
+		"$P" record -q -z $mode -a -g -o s.data -- "$W/parallel" -j 2 -t 5 &
+		rec=$!
+		sleep 1
+		kill -INT "$rec"
+		rc=0; wait "$rec" || rc=$?
+		echo "SIGINT, -z $mode: exit $rc"
+		[ "$rc" = 0 ]
+		compressed_reads s.data
+		[ "$(perf_samples s.data)" -gt 100 ]
+	done
+}
+
+# perf 6.1 cannot read a -z file that has no HEADER_COMPRESSED: it sizes
+# its decompression buffer by the section's mmap_len ("dst_size 0"). The
+# features follow the data, so they are written at the end, by perfcap as
+# by perf record; a killed recorder leaves none. perfcap's reader (and
+# perfcap loss) still read every complete write.
+@test "-z: SIGKILL keeps what was written; perfcap's reader reads it" {
+	"$P" record -q -z -a -g -o k.data -- "$W/parallel" -j 2 -t 3 &
+	rec=$!
+	sleep 1.5
+	kill -KILL "$rec"
+	wait "$rec" || true
+	"$P" dump --stats k.data >stats
+	n=$(stats_norm <stats | stat_of Aggregated SAMPLE)
+	echo "$n samples, $(stats_norm <stats | stat_of Aggregated COMPRESSED) COMPRESSED records"
+	[ "$n" -gt 100 ]
+	"$P" loss k.data
+}
+
+@test "-z: a bad level is a usage error" {
+	run "$P" record -z23 -e cpu-clock -o b.data -- true
+	[ "$status" = 2 ]
+	run "$P" record --compression-level=x -e cpu-clock -o b.data -- true
+	[ "$status" = 2 ]
+	[ ! -e b.data ]
+}
