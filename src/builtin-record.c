@@ -1327,7 +1327,8 @@ static void raise_fd_limit(void)
 
 /*
  * perf's rule (check_pipe()): "-o -", or no -o and a FIFO on stdout.
- * Until every -o sets output_given, an explicit "perf.data" counts as given.
+ * --switch-output needs files to switch, so with it a FIFO stdout keeps
+ * the default file (options.c refuses it with -o -).
  */
 static bool pipe_output_wanted(const struct record_opts *o)
 {
@@ -1335,7 +1336,7 @@ static bool pipe_output_wanted(const struct record_opts *o)
 
 	if (!strcmp(o->output, "-"))
 		return true;
-	if (o->output_given || strcmp(o->output, "perf.data"))
+	if (o->output_given || o->switch_output)
 		return false;
 	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
 }

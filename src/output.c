@@ -39,8 +39,8 @@
  *   PIPE_IDLE_MS: a reader that went away ends the recording even when
  *   nothing is being written.
  *
- * Lock order: order, then lock; the output's own lock is taken inside
- * lock only to publish durable and bytes_written.
+ * Lock order: order, then lock. The output's own lock, taken to publish
+ * durable and bytes_written, is never held with either.
  */
 #define PIPE_IDLE_MS 100
 
