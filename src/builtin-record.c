@@ -93,6 +93,7 @@ struct record {
 	struct record_threads readers;	/* one, the loop itself, without --threads */
 	struct status status;		/* the live status line */
 	bool file_created;
+	uint32_t comp_mmap_len;		/* -z: HEADER_COMPRESSED's, a ring's mmap length */
 	/* Control of the recording (-D, --control, --max-size, --switch-output). */
 	struct control control;
 	struct switch_output so;
@@ -1118,6 +1119,14 @@ static void print_summary(struct record *rec, int err)
 		rec->so.timestamp_filename ? ".<timestamp>" : "", (unsigned long long)s->samples,
 		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
 		rec->out.pipe ? "pipe" : rec->writer.ops ? rec->writer.ops->name : "no");
+	if (rec->opts.comp_level) {
+		uint64_t in, out;
+
+		record_threads__compressed(rt, &in, &out);
+		fprintf(stderr, "[ perfcap record: compressed: %.3f MB of records in %.3f MB, "
+			"ratio %.3f (zstd level %d) ]\n", in / 1048576.0, out / 1048576.0,
+			out ? (double)in / out : 0.0, rec->opts.comp_level);
+	}
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
@@ -1191,6 +1200,15 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	env->tp_system = sys;
 	env->tp_event = ev;
 	env->no_buildid = rec->opts.no_buildid;
+	if (rec->opts.comp_level) {
+		uint64_t in, out;
+
+		/* HEADER_COMPRESSED: perf report sizes its buffers by mmap_len. */
+		record_threads__compressed(&rec->readers, &in, &out);
+		env->comp_level = rec->opts.comp_level;
+		env->comp_ratio = out ? (uint32_t)((double)in / out + 0.5) : 0;
+		env->comp_mmap_len = rec->comp_mmap_len;
+	}
 }
 
 /*
@@ -1529,6 +1547,12 @@ int cmd_record(int argc, char **argv)
 	rec->writer.fd = rec->out.fd;
 	rec->file_created = true;
 	err = record_threads__writers(&rec->readers, wops, nr_bufs);
+	if (!err && o->comp_level) {
+		/* -z: a compression stage per reader (compress-stage.c says why there). */
+		rec->comp_mmap_len = (pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE);
+		err = record_threads__compress(&rec->readers, wops, o->comp_level,
+					       (size_t)pages * sysconf(_SC_PAGESIZE), nr_bufs);
+	}
 	if (err)
 		goto out_file;
 
