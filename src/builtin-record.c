@@ -1472,6 +1472,13 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 		o->output = "-";
+		if (o->comp_level) {
+			/* Checked: perf report -i - fails on perf record -z -o -'s own stream. */
+			pr_warn("-z is left out with pipe output: perf 6.1 cannot read compressed "
+				"records from a pipe (not even its own: \"failed to process type: "
+				"81\"); the stream is written uncompressed\n");
+			o->comp_level = 0;
+		}
 	}
 	wops = choose_writer(o);
 	if (!wops) {
