@@ -13,7 +13,9 @@
 # Recorders (-w): perfcap (its default) perfcap-sync perfcap-aio perfcap-aioN
 #                 perfcap-uring perf perf-aio perf-aioN perf-threads (N: --aio=N);
 #                 more tokens add options: -threads (--threads), -rtN (-r N),
-#                 -status (--status=0.5), e.g. perfcap-threads-aio4, perf-rt1
+#                 -status (--status=0.5), -z (-z: zstd level 1), -zN
+#                 (--compression-level=N), e.g. perfcap-threads-aio4, perf-rt1,
+#                 perfcap-z against perf-z, perfcap-aio4-z3 against perf-aio4-z3
 #                 perfB perfB-aio perfB-aioN perfB-threads: the same with -B
 #                 (no build ids: without the pass over the file that perf
 #                 makes after recording, most of its CPU time in a flood)
@@ -93,7 +95,8 @@ scen_workload() {
 # A recorder's name is its binary and its options, '-'-separated tokens:
 # sync (nothing), aio (--aio), aioN (--aio=N), uring (--writer=uring),
 # threads (--threads), rtN (-r N), status (--status=0.5: the live status
-# line, as a terminal would get it); "perfcap" alone is perfcap's default.
+# line, as a terminal would get it), z (-z), zN (--compression-level=N);
+# "perfcap" alone is perfcap's default.
 rec_opts() { # TOKENS...
 	local t o=
 	for t in "$@"; do
@@ -105,6 +108,8 @@ rec_opts() { # TOKENS...
 		threads) o="$o --threads" ;;
 		rt[0-9]*) o="$o -r ${t#rt}" ;;
 		status) o="$o --status=0.5" ;;
+		z) o="$o -z" ;;
+		z[0-9]*) o="$o --compression-level=${t#z}" ;;
 		*) return 1 ;;
 		esac
 	done
