@@ -1576,7 +1576,10 @@ int cmd_record(int argc, char **argv)
 	if (!err)
 		err = synthesize(rec, false);
 	if (err) {
-		pr_err("cannot write %s: %s\n", o->output, strerror(-err));
+		if (rec->out.pipe && rec->out.err)
+			record__finish_pipe(rec, err); /* says why: the pipe's reader exited */
+		else
+			pr_err("cannot write %s: %s\n", o->output, strerror(-err));
 		goto out_file;
 	}
 	if (o->realtime) {

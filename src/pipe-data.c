@@ -115,6 +115,37 @@ static int add_tracing_data(struct strbuf *sb, const struct feature_env *env)
 	return 0;
 }
 
+/*
+ * HEADER_BUILD_ID records: the entries of the BUILD_ID feature (at the
+ * start, the kernel's and the modules'), each a record of its own. perf
+ * 6.1 sends none in a pipe; perfcap does, so that a report elsewhere, or
+ * after the kernel changed, knows which kernel it was. User DSOs carry
+ * their ids in MMAP2 (as in perf's pipe).
+ */
+static void add_build_ids(struct strbuf *sb, const struct feature_env *env)
+{
+	struct strbuf ids;
+	size_t off = 0;
+
+	strbuf__init(&ids);
+	if (feature__write(HEADER_BUILD_ID, env, &ids)) {
+		strbuf__exit(&ids);
+		return;
+	}
+	while (ids.len - off >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, ids.data + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > ids.len - off)
+			break;
+		h.type = PERF_RECORD_HEADER_BUILD_ID;
+		strbuf__add(sb, &h, sizeof(h));
+		strbuf__add(sb, ids.data + off + sizeof(h), h.size - sizeof(h));
+		off += h.size;
+	}
+	strbuf__exit(&ids);
+}
+
 int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb)
 {
 	uint64_t magic = PERF_MAGIC2, size = PERF_PIPE_HEADER_SIZE;
@@ -154,6 +185,7 @@ int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb)
 	}
 	for (int i = 0; i < env->nr_events; i++)
 		add_event_name(sb, &env->events[i]);
+	add_build_ids(sb, env);
 	return 0;
 }
 

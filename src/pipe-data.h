@@ -15,12 +15,14 @@
  *                                              follow the 16-byte record
  *   EVENT_UPDATE (78) NAME per event           the event's name (perf sends it in a
  *                                              pipe; EVENT_DESC names it too)
+ *   HEADER_BUILD_ID (67) per entry of the       the kernel's and modules' build ids
+ *   BUILD_ID feature                           (perfcap only: perf 6.1 sends none)
  *   then the synthesized records and the rings' data, as in a file.
  *
  * Features perf 6.1 does not send in a pipe: TRACING_DATA and BUILD_ID
- * (records of their own; perf sends no build ids in a pipe, perfcap's
- * MMAP2 records carry them). No HEADER_EVENT_TYPE (deprecated), and
- * nothing at the end of the stream: it ends where the data ends.
+ * (records of their own; user DSOs' build ids are in the MMAP2 records).
+ * No HEADER_EVENT_TYPE (deprecated), and nothing at the end of the
+ * stream: it ends where the data ends.
  */
 #ifndef PERFCAP_PIPE_DATA_H
 #define PERFCAP_PIPE_DATA_H

@@ -103,6 +103,11 @@ summary_samples() {
 	perf_ok report -i h.pipe --stdio
 	grep -q "of event 'cpu-clock'" "$PERF_OUT"
 	grep -qE '^ +[0-9.]+% +parallel +parallel +\[\.\] burn' "$PERF_OUT"
+	# A HEADER_BUILD_ID record names the running kernel (perf 6.1 sends none).
+	kid=$(perf buildid-list -k 2>/dev/null) || true
+	[ -n "$kid" ] || skip "perf buildid-list -k gives no kernel build id here"
+	perf_ok buildid-list -i h.pipe
+	grep -qx "$kid \[kernel.kallsyms\]" "$PERF_OUT"
 }
 
 @test "no -o and a FIFO on stdout: pipe format, as perf; -o FILE still writes the file" {
