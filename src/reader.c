@@ -685,7 +685,7 @@ static int read_dir_format(struct perf_reader *r)
 
 /* One HEADER_ATTR record: header, attr (attr.size bytes), u64 ids to the end. */
 static int pipe_attr(struct perf_reader *r, const unsigned char *rec, size_t size,
-		     uint64_t off, size_t *nr_ids)
+		     uint64_t off, size_t *nr_ids, size_t *cap)
 {
 	struct perf_reader_attr *a;
 	uint32_t attr_size;
@@ -703,7 +703,11 @@ static int pipe_attr(struct perf_reader *r, const unsigned char *rec, size_t siz
 		       r->path, MAX_ATTRS, MAX_ATTRS);
 		return -EINVAL;
 	}
-	r->attrs = xrealloc(r->attrs, (r->nr_attrs + 1) * sizeof(*r->attrs));
+	/* Doubling: a stream of many small ATTR records must not cost n^2 copies. */
+	if (r->nr_attrs == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		r->attrs = xrealloc(r->attrs, *cap * sizeof(*r->attrs));
+	}
 	a = &r->attrs[r->nr_attrs++];
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, rec + sizeof(struct perf_event_header),
@@ -737,7 +741,7 @@ static int cmp_feature(const void *a, const void *b)
 static int read_pipe_prefix(struct perf_reader *r)
 {
 	uint64_t off = PERF_PIPE_HEADER_SIZE, end = r->file_size;
-	size_t nr_ids = 0, cap = 0;
+	size_t nr_ids = 0, cap = 0, attr_cap = 0;
 	unsigned char *rec = xzalloc(1 << 16);
 	int err = 0;
 
@@ -764,7 +768,7 @@ static int read_pipe_prefix(struct perf_reader *r)
 				goto out;
 		}
 		if (h.type == PERF_RECORD_HEADER_ATTR) {
-			err = pipe_attr(r, rec, h.size, off, &nr_ids);
+			err = pipe_attr(r, rec, h.size, off, &nr_ids, &attr_cap);
 			if (err)
 				goto out;
 		} else if (h.type == PERF_RECORD_HEADER_FEATURE && h.size >= 16) {
