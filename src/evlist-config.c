@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "evlist.h"
 #include "perf-file.h"
@@ -51,8 +52,24 @@ struct config_ctx {
 	bool dummy_tracks;	/* track is a dummy event that perf's rules asked for */
 	bool immediate;		/* ... enabled at open, not at the workload's exec */
 	bool has_workload;
+	bool delayed;		/* -D: the recorder enables the events later */
 	bool warned_regs;
 };
+
+/*
+ * perf's rule for pipe output (builtin-record.c's pipe_output_wanted
+ * applies the same): "-o -", or no -o and a FIFO on stdout.
+ */
+static bool pipe_output(const struct record_opts *opts)
+{
+	struct stat st;
+
+	if (opts->output && !strcmp(opts->output, "-"))
+		return true;
+	if (opts->output_given || (opts->output && strcmp(opts->output, "perf.data")))
+		return false;
+	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
 
 /* A hybrid machine (Alder Lake and later) has two core PMUs. */
 static bool pmu_is_hybrid(void)
@@ -85,10 +102,10 @@ static void tracking_event(struct evlist *el, const struct record_opts *opts,
 	struct evsel *first = el->evsels[0];
 
 	ctx->track = first;
-	if (!opts->delay_ms && !el->system_wide && !pmu_is_hybrid())
+	if (!ctx->delayed && !el->system_wide && !pmu_is_hybrid())
 		return;
 	ctx->dummy_tracks = true;
-	ctx->immediate = !opts->delay_ms || el->system_wide;
+	ctx->immediate = !ctx->delayed || el->system_wide;
 	/* The first event is a dummy already (-e dummy): perf keeps it as the tracker. */
 	if (is_dummy(first))
 		return;
@@ -135,10 +152,39 @@ static void name_from_attr(struct evsel *e, const char *base)
 	sprintf(e->name, n ? "%s:%s" : "%s", base, mods);
 }
 
+/*
+ * The call graph of one event: --call-graph/-g, or the event's own
+ * call-graph= and stack-size= terms in their place (perf's
+ * evsel__apply_config_terms: "no" turns it off for that event).
+ */
+static enum callgraph_mode event_callgraph(const struct evsel *e, const struct record_opts *opts,
+					   uint32_t *stack_size)
+{
+	const char *cg = e->terms.callgraph;
+	uint32_t size = e->terms.stack_size;
+
+	*stack_size = opts->dwarf_stack_size ? opts->dwarf_stack_size : OPTS_DEFAULT_DWARF_SIZE;
+	if (size)
+		*stack_size = (size + 7) & ~7u;	/* perf rounds it up to a u64 */
+	if (!cg[0])
+		return opts->callgraph;
+	if (!strcmp(cg, "dwarf"))
+		return CALLGRAPH_DWARF;
+	if (!strcmp(cg, "fp"))
+		return CALLGRAPH_FP;
+	if (!strcmp(cg, "no"))
+		return CALLGRAPH_NONE;
+	/* lbr: a hardware call stack; without it perf falls back to the global setting. */
+	pr_warn("event '%s': call-graph=%s is not supported here; using the global call graph\n",
+		e->name, cg);
+	return opts->callgraph;
+}
+
 static void config_callchain(struct perf_event_attr *a, const struct record_opts *opts,
+			     enum callgraph_mode mode, uint32_t stack_size,
 			     struct config_ctx *ctx)
 {
-	switch (opts->callgraph) {
+	switch (mode) {
 	case CALLGRAPH_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		break;
@@ -160,8 +206,7 @@ static void config_callchain(struct perf_event_attr *a, const struct record_opts
 		} else {
 			a->sample_regs_user |= PERF_REGS_MASK_X86_64;
 		}
-		a->sample_stack_user = opts->dwarf_stack_size ? opts->dwarf_stack_size :
-								OPTS_DEFAULT_DWARF_SIZE;
+		a->sample_stack_user = stack_size;
 		a->exclude_callchain_user = 1;
 		break;
 	case CALLGRAPH_NONE:
@@ -175,8 +220,11 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 	struct perf_event_attr *a = &e->attr;
 	bool track = e == ctx->track;
 	bool dummy = is_dummy(e);
+	uint32_t stack_size;
+	enum callgraph_mode cg = event_callgraph(e, opts, &stack_size);
 	/* perf's record turns on data addresses for DWARF call graphs. */
-	bool sample_addr = opts->sample_addr || opts->callgraph == CALLGRAPH_DWARF;
+	bool sample_addr = opts->sample_addr || opts->callgraph == CALLGRAPH_DWARF ||
+			   cg == CALLGRAPH_DWARF;
 
 	a->size = PERFCAP_ATTR_SIZE;
 	a->sample_id_all = 1;
@@ -211,7 +259,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 		a->mmap_data = track;
 	}
 
-	config_callchain(a, opts, ctx);
+	config_callchain(a, opts, cg, stack_size, ctx);
 
 	/* perf leaves the registers out of its tracking dummy, which never samples. */
 	if (opts->intr_regs && !dummy) {
@@ -260,7 +308,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 	 * Only a command perfcap starts is enabled by its exec; with -D the
 	 * recorder enables the events when the delay is over.
 	 */
-	a->enable_on_exec = ctx->has_workload && !opts->delay_ms;
+	a->enable_on_exec = ctx->has_workload && !ctx->delayed;
 	if (track && ctx->dummy_tracks) {
 		if (ctx->immediate) {
 			a->disabled = 0;
@@ -291,6 +339,7 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 		.freq = opts->freq ? opts->freq : OPTS_DEFAULT_FREQ,
 		.user_rate = opts->period || opts->freq || opts->freq_max,
 		.has_workload = has_workload,
+		.delayed = opts->delay_ms || opts->nr_delay_ranges,
 	};
 	unsigned int max_rate = max_sample_rate();
 	struct evsel *e;
@@ -318,6 +367,9 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 	if (el->nr > 1)
 		evlist__for_each_evsel(el, e)
 			e->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+	else if (pipe_output(opts))
+		/* perf 6.1 gives a lone event's samples its id in pipe mode (-o -). */
+		el->evsels[0]->attr.sample_type |= PERF_SAMPLE_ID;
 	if (ctx.added)
 		name_from_attr(ctx.added, "dummy");
 }
