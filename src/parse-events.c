@@ -889,7 +889,12 @@ static int add_tracepoint_glob(struct parser *p, const char *dir, const char *sy
 		list_dir(path, &events, &nr_ev);
 		free(path);
 		for (int e = 0; e < nr_ev && !ret; e++) {
+			long long id;
+
 			if (fnmatch(event, events[e], 0) || !is_dir(dir, systems[s], events[e]))
+				continue;
+			/* ftrace's own events (ftrace:function ...) have no id: not for perf */
+			if (tp_id(p, dir, systems[s], events[e], &id) == -ENOENT)
 				continue;
 			ret = add_tracepoint(p, dir, systems[s], events[e], mods, item);
 			added++;

@@ -381,6 +381,9 @@ static int fake_tracefs_setup(void **state)
 	fake_tp("globsys", "ev_b", "11\n");
 	fake_tp("globsys", "other", "12\n");
 	fake_tp("globsys2", "ev_a", "20\n");
+	/* an event without an id (ftrace:function and friends) is no perf event */
+	snprintf(path, sizeof(path), "%s/events/globsys/noid", fake_dir);
+	mkdir(path, 0755);
 	/* the files tracefs keeps beside the events are no events */
 	snprintf(path, sizeof(path), "%s/events/globsys/enable", fake_dir);
 	fclose(fopen(path, "w"));
