@@ -104,6 +104,9 @@ struct record {
 	uint64_t synth_end;		/* where the current file's synthesized records end */
 	int delay_step;			/* -D ranges: even: next is an enable */
 	bool stop;			/* a control 'stop' or --max-size ended it */
+	/* The kernel's and modules' synthesized maps, again in each new file. */
+	struct strbuf kcache;
+	bool kcaching, kcached;
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
 };
 
@@ -303,9 +306,50 @@ static int setup_events(struct record *rec)
 
 /* ---- synthesized records --------------------------------------------- */
 
-static int synth_emit(struct synth *s, const void *rec, size_t len)
+static int synth_emit(struct synth *s, const void *data, size_t len)
 {
-	return output__append(s->priv, rec, len);
+	struct record *rec = s->priv;
+
+	if (rec->kcaching)
+		strbuf__add(&rec->kcache, data, len);
+	return output__append(&rec->out, data, len);
+}
+
+/*
+ * The kernel's map and the modules'. Read once (/proc/kallsyms alone
+ * took 180 ms on a loaded machine, while a --switch-output switch holds
+ * the readers back): a new file gets the same records again.
+ */
+static int synthesize_kernel(struct record *rec, struct synth *sy, bool again)
+{
+	struct evsel *e;
+	bool kernel = false;
+	int err;
+
+	if (again && rec->kcached)
+		return output__append(&rec->out, rec->kcache.data, rec->kcache.len);
+	rec->kcaching = true;
+	evlist__for_each_evsel(&rec->evlist, e)
+		kernel |= !e->attr.exclude_kernel;
+	err = synthesize__kernel_mmap(sy);
+	if (err == -EPERM && kernel) {
+		long long kptr = -1, paranoid = -1;
+
+		read_int("/proc/sys/kernel/kptr_restrict", &kptr);
+		read_int("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+		pr_warn("kernel addresses in /proc/kallsyms are hidden from this user "
+			"(kptr_restrict=%lld, perf_event_paranoid=%lld): kernel samples will not "
+			"resolve; run as root, or set kptr_restrict=0 and perf_event_paranoid<=1\n",
+			kptr, paranoid);
+	} else if (err && err != -EPERM) {
+		pr_warn("no kernel map synthesized (%s): kernel symbols will not resolve\n",
+			strerror(-err));
+	}
+	synthesize__modules(sy);
+	rec->kcaching = false;
+	rec->kcached = true;
+	/* What follows is worth recording without kernel symbols. */
+	return 0;
 }
 
 /*
@@ -322,30 +366,13 @@ static int synthesize(struct record *rec, bool again)
 		/* Data maps too where samples carry data addresses (-d; DWARF implies it, as in perf). */
 		.mmap_data = rec->opts.callgraph == CALLGRAPH_DWARF || rec->opts.sample_addr,
 		.emit = synth_emit,
-		.priv = &rec->out,
+		.priv = rec,
 	};
-	struct evsel *e;
-	bool kernel = false;
 	int err;
 
-	evlist__for_each_evsel(&rec->evlist, e)
-		kernel |= !e->attr.exclude_kernel;
-	err = synthesize__kernel_mmap(&s);
-	if (err == -EPERM && kernel) {
-		long long kptr = -1, paranoid = -1;
-
-		read_int("/proc/sys/kernel/kptr_restrict", &kptr);
-		read_int("/proc/sys/kernel/perf_event_paranoid", &paranoid);
-		pr_warn("kernel addresses in /proc/kallsyms are hidden from this user "
-			"(kptr_restrict=%lld, perf_event_paranoid=%lld): kernel samples will not "
-			"resolve; run as root, or set kptr_restrict=0 and perf_event_paranoid<=1\n",
-			kptr, paranoid);
-	} else if (err && err != -EPERM) {
-		pr_warn("no kernel map synthesized (%s): kernel symbols will not resolve\n",
-			strerror(-err));
-	}
-	err = 0; /* what follows is worth recording without kernel symbols */
-	synthesize__modules(&s);
+	err = synthesize_kernel(rec, &s, again);
+	if (err)
+		return err;
 	if (rec->evlist.system_wide) {
 		err = synthesize__all(&s);
 	} else if (rec->opts.pid_list) {
@@ -818,7 +845,7 @@ static int record__switch_output(struct record *rec)
 	struct record_threads *rt = &rec->readers;
 	struct record_opts *o = &rec->opts;
 	char path[4096];
-	uint64_t wakeups;
+	uint64_t wakeups, t0 = now_ns(), t1, t2;
 	ssize_t n;
 	int err;
 
@@ -838,7 +865,9 @@ static int record__switch_output(struct record *rec)
 			(unsigned long long)(wakeups - rec->so.wakeups_at_switch));
 	rec->so.wakeups_at_switch = wakeups;
 	record__take_stats(rec);
+	t1 = now_ns();
 	err = record__finish(rec, 0);
+	t2 = now_ns();
 	if (!err)
 		err = switch_output__rename(&rec->so, o->output, path, sizeof(path));
 	if (err)
@@ -877,6 +906,8 @@ static int record__switch_output(struct record *rec)
 		return err;
 	}
 	rec->synth_end = output__head(&rec->out);
+	pr_debug("switch: %.1f ms to drain, %.1f ms to finish, %.1f ms to start the next file\n",
+		 (t1 - t0) / 1e6, (t2 - t1) / 1e6, (now_ns() - t2) / 1e6);
 	atomic_store(&rt->stop, false);
 	atomic_store(&rt->hung, 0);
 	switch_output__rearm(&rec->so, now_ns());
@@ -1684,6 +1715,7 @@ out_evlist:
 	thread_spec__exit(&rec->tspec);
 	control__close(&rec->control);
 	switch_output__exit(&rec->so);
+	strbuf__exit(&rec->kcache);
 out_free:
 	record_opts__exit(o);
 	free(rec);
