@@ -687,20 +687,37 @@ static int pmu_term(struct parser *p, struct event_spec *ev, const struct pmu *p
 static int add_pmu_event(struct parser *p, const char *pmu_name, const char *terms,
 			 const char *mods, const char *name)
 {
-	struct pmu pmu;
+	struct pmu pmu = { 0 };
+	struct perf_event_attr sym = { 0 };
 	struct event_spec *ev;
 	uint64_t config[3] = { 0 };
 	char *ev_name = NULL;
+	bool is_sym;
 	int ret;
 
-	ret = pmu__load(&pmu, pmu_name, p->err, p->errlen);
-	if (ret == -ENOENT) {
-		snprintf(p->err, p->errlen, "unknown event '%s': no PMU '%s' in %s/bus/event_source/"
-			 "devices " UNKNOWN_EVENT_HINT, name, pmu_name, pmu__sysfs_root());
-		return -EINVAL;
-	}
-	if (ret)
+	/*
+	 * perf also takes the generic terms after a symbolic or cache event
+	 * ("cpu-clock/period=1000/"): a PMU of its own type with no fields.
+	 */
+	ret = lookup_symbolic(pmu_name, &sym) ? 1 : lookup_cache(p, pmu_name, &sym);
+	if (ret < 0)
 		return ret;
+	is_sym = ret > 0;
+	if (is_sym) {
+		pmu.name = (char *)pmu_name;
+		pmu.type = sym.type;
+		config[0] = sym.config;
+	} else {
+		ret = pmu__load(&pmu, pmu_name, p->err, p->errlen);
+		if (ret == -ENOENT) {
+			snprintf(p->err, p->errlen, "unknown event '%s': no PMU '%s' in "
+				 "%s/bus/event_source/devices " UNKNOWN_EVENT_HINT, name, pmu_name,
+				 pmu__sysfs_root());
+			return -EINVAL;
+		}
+		if (ret)
+			return ret;
+	}
 	ev = new_event(p);
 	ev->attr.type = pmu.type;
 	ret = pmu_terms(p, ev, &pmu, name, terms, config, &ev_name, 0, 0);
@@ -708,7 +725,8 @@ static int add_pmu_event(struct parser *p, const char *pmu_name, const char *ter
 		ret = pmu_terms(p, ev, &pmu, name, terms, config, &ev_name, 1, 0);
 	if (!ret)
 		ret = event_modifier(p, ev, mods, name);
-	pmu__exit(&pmu);
+	if (!is_sym)
+		pmu__exit(&pmu);
 	if (ret) {
 		free(ev_name);
 		return ret;

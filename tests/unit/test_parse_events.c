@@ -143,6 +143,11 @@ static const struct good_case good_cases[] = {
 	{ "software/config=0x3/", 1, 3,		"software/config=0x3/", NULL, 0 },
 	{ "software/period=1,name=cs,config=0x3/Duk", 1, 3, "cs", "hG", 0 },
 	{ "software/config=2/:u", 1, 2,		"software/config=2/:u", "khG", 0 },
+	/* the generic terms after a symbolic or cache event, as perf takes them */
+	{ "cpu-clock/period=1000/", PERF_TYPE_SOFTWARE, 0, "cpu-clock/period=1000/", NULL, 0 },
+	{ "cs/name=sw/u",	PERF_TYPE_SOFTWARE, 3,	"sw", "khG", 0 },
+	{ "cycles/config=1/",	PERF_TYPE_HARDWARE, 1,	"cycles/config=1/", NULL, 0 },
+	{ "LLC-loads/name=llc/", PERF_TYPE_HW_CACHE, 2,	"llc", NULL, 0 },
 };
 
 /*
@@ -218,6 +223,8 @@ static const struct bad_case bad_cases[] = {
 	{ "software/period/",	"term 'period' of event 'software/period/' needs a value" },
 	{ "software/name=/",	"term 'name' of event 'software/name=/' needs a value" },
 	{ "software/call-graph=foo/", "invalid call-graph 'foo'" },
+	{ "cpu-clock/event=1/",	"unknown term 'event' for PMU 'cpu-clock' in event 'cpu-clock/event=1/' "
+				"(valid terms: config, config1" },
 	{ "software/stack-size=0/", "invalid stack-size 0" },
 	{ "software/stack-size=65536/", "invalid stack-size 65536" },
 	/* groups */
