@@ -1052,6 +1052,18 @@ static int parse_item(struct parser *p, char *item)
 	 */
 	if (!strchr(mods, ':') && modifier_string_ok(mods)) {
 		*colon = '\0';
+		if (pmu__for_each_alias_named(item, first_alias, &hit) > 0) {
+			ret = add_pmu_event(p, hit.pmu, hit.terms, mods, item);
+			free(hit.pmu);
+			free(hit.terms);
+			*colon = ':';
+			/* named as written, modifiers included */
+			if (!ret) {
+				free(p->list->ev[p->list->nr - 1].name);
+				p->list->ev[p->list->nr - 1].name = xstrdup(item);
+			}
+			return ret;
+		}
 		ret = unknown_event(p, item);
 		*colon = ':';
 		return ret;

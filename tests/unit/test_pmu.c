@@ -161,6 +161,7 @@ static const struct term_case term_cases[] = {
 	{ "cpu/mem-loads/",		0x1cd, 3, 0, "cpu/mem-loads/", NULL, 0 },
 	{ "cpu/mem-loads,ldlat=50/",	0x1cd, 50, 0, "cpu/mem-loads,ldlat=50/", NULL, 0 },
 	{ "mem-loads",			0x1cd, 3, 0, "mem-loads", NULL, 0 },
+	{ "mem-loads:u",		0x1cd, 3, 0, "mem-loads:u", "khG", 0 },
 	/* generic terms first, then the fields set their bits, as in perf */
 	{ "cpu/event=1,config=0x100/",	0x101, 0, 0, "cpu/event=1,config=0x100/", NULL, 0 },
 	{ "cpu/config=0x1234,config1=5,config2=6/", 0x1234, 5, 6,
@@ -219,6 +220,7 @@ static const struct {
 	{ "nope/event=1/", "no PMU 'nope' in " },
 	{ "broken/event=1/", "cannot parse the PMU format" },
 	{ "no-such-alias", "unknown event 'no-such-alias'" },
+	{ "no-such-alias:u", "unknown event 'no-such-alias'" },
 };
 
 static void test_term_errors(void **state)
