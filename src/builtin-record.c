@@ -620,9 +620,12 @@ static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 	uint64_t best = 0;
 
 	memset(snap, 0, sizeof(*snap));
-	snap->bytes_written = output__written(&rec->out);
+	snap->bytes_written = rec->bytes_before + output__written(&rec->out);
 	snap->ring_cpu = -1;
 	snap->queue = rt->threaded ? rec->writer.inflight : 0;
+	/* With --switch-output, the files finished so far (record__take_stats). */
+	snap->samples = rec->stats.samples;
+	snap->lost = record_stats__lost(&rec->stats);
 	for (int i = 0; i < rt->nr; i++) {
 		snap->samples += atomic_load_explicit(&rt->t[i].pub_samples, memory_order_relaxed);
 		snap->lost += atomic_load_explicit(&rt->t[i].pub_lost, memory_order_relaxed);
@@ -683,15 +686,45 @@ static int record__setup_control(struct record *rec)
 	return control__open(&rec->control, &o->control);
 }
 
-/* The events of one -e name or all (name NULL or ""), on or off, said as perf says it. */
-static int set_events(struct record *rec, bool on, const char *name)
+static int evsel_ioctl(struct evsel *e, unsigned long req)
+{
+	int err = 0;
+
+	for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++)
+		if (e->fds[i] >= 0 && ioctl(e->fds[i], req, 0) && !err)
+			err = -errno;
+	return err;
+}
+
+static bool evsel_is_dummy(const struct evsel *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+enum which_events { ALL_EVENTS, NON_DUMMY };
+
+/*
+ * The events of one -e name, or all (name NULL or ""), on or off, said
+ * as perf says it. NON_DUMMY leaves the tracking dummy on, as perf's -D
+ * ranges do: maps and tasks keep coming between the windows.
+ */
+static int set_events(struct record *rec, bool on, const char *name, enum which_events which)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	struct evsel *e, *found = NULL;
 	int err = 0;
 
 	if (!name || !*name) {
-		err = on ? evlist__enable(&rec->evlist) : evlist__disable(&rec->evlist);
+		if (which == ALL_EVENTS) {
+			err = on ? evlist__enable(&rec->evlist) : evlist__disable(&rec->evlist);
+		} else {
+			evlist__for_each_evsel(&rec->evlist, e) {
+				int r = evsel_is_dummy(e) ? 0 : evsel_ioctl(e, req);
+
+				if (r && !err)
+					err = r;
+			}
+		}
 		if (err)
 			pr_err("cannot %s the events: %s\n", on ? "enable" : "disable",
 			       strerror(-err));
@@ -706,9 +739,7 @@ static int set_events(struct record *rec, bool on, const char *name)
 		pr_info("failed: can't find '%s' event\n", name);
 		return 0;
 	}
-	for (int i = 0; found->fds && i < found->nr_cpus * found->nr_threads; i++)
-		if (found->fds[i] >= 0 && ioctl(found->fds[i], req, 0) && !err)
-			err = -errno;
+	err = evsel_ioctl(found, req);
 	if (err)
 		pr_err("cannot %s event '%s': %s\n", on ? "enable" : "disable", name,
 		       strerror(-err));
@@ -748,14 +779,14 @@ static int delay_tick(struct record *rec, uint64_t now)
 		return 0;
 	rec->delay_due_ns = 0;
 	if (!o->nr_delay_ranges)
-		return set_events(rec, true, NULL);
+		return set_events(rec, true, NULL, ALL_EVENTS);
 	k = rec->delay_step++;
 	if (k % 2 == 0) {
-		err = set_events(rec, true, NULL);
+		err = set_events(rec, true, NULL, NON_DUMMY);
 		rec->delay_due_ns = rec->delay_base_ns + o->delay_ranges[k / 2].end_ms * 1000000ULL;
 		return err;
 	}
-	err = set_events(rec, false, NULL);
+	err = set_events(rec, false, NULL, NON_DUMMY);
 	if (k / 2 + 1 < o->nr_delay_ranges)
 		rec->delay_due_ns = rec->delay_base_ns +
 				    o->delay_ranges[k / 2 + 1].start_ms * 1000000ULL;
@@ -779,7 +810,7 @@ static int control_tick(struct record *rec)
 		switch (cmd) {
 		case CONTROL_ENABLE:
 		case CONTROL_DISABLE:
-			err = set_events(rec, cmd == CONTROL_ENABLE, arg);
+			err = set_events(rec, cmd == CONTROL_ENABLE, arg, ALL_EVENTS);
 			break;
 		case CONTROL_STOP:
 			rec->stop = true;
@@ -824,8 +855,12 @@ static void record__take_stats(struct record *rec)
 	record_stats__init(&rec->file_stats, st);
 	record_threads__stats(rt, &rec->file_stats);
 	record_stats__merge(&rec->stats, &rec->file_stats);
-	for (int i = 0; i < rt->nr; i++)
+	for (int i = 0; i < rt->nr; i++) {
 		record_stats__init(&rt->t[i].stats, st);
+		/* The status line counts them in stats now. */
+		atomic_store(&rt->t[i].pub_samples, 0);
+		atomic_store(&rt->t[i].pub_lost, 0);
+	}
 }
 
 /*

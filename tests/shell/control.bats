@@ -355,3 +355,21 @@ each_file_clean() {
 	[ "${#theirs[@]}" = 1 ]
 	[[ ${theirs[0]} =~ ^p\.data\.[0-9]{16}$ ]]
 }
+
+@test "-D 200-400,700-900: two windows of samples, then the recording ends (later perfs' ranges)" {
+	SECONDS=0
+	pc_record -D 200-400,700-900 -e cpu-clock -o r.data -- "$W/parallel" -t 20
+	took=$SECONDS
+	cat record.err
+	[ "$took" -lt 10 ]
+	[ "$(grep -c 'Events enabled' record.err)" = 2 ]
+	e=$(exec_time r.data)
+	first=$(sample_times r.data | sort -n | head -1)
+	last=$(sample_times r.data | sort -n | tail -1)
+	gap=$(longest_gap_ms r.data)
+	echo "first sample $(ms_between "$e" "$first") ms after the exec, last $(ms_between "$e" "$last") ms; longest gap ${gap} ms"
+	[ "$(ms_between "$e" "$first")" -ge 190 ]
+	[ "$gap" -ge 200 ]
+	# The tracking stays on between the windows: the workload's threads are known.
+	perf_reads_clean r.data
+}
