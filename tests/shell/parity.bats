@@ -29,7 +29,11 @@ TABLE=$BATS_TEST_DIRNAME/parity.tsv
 #     sample_type. Both say which event a record belongs to.
 #  3. build_id: perfcap asks the kernel for build ids in MMAP2 records
 #     (unless -B); perf does only with --buildid-mmap.
+#  4. Syntax perf 6.1 refuses that issue 12 asks for: tracepoint globs on
+#     the subsystem (-e '*:sched_switch'; perf's parser stops at the '*').
+#     perfcap records them; a row with it passes when perf refuses.
 DIFF_SAMPLE_BITS='TIME CPU PERIOD'
+DIFF_MORE_SYNTAX='(^| )-e \*:'
 
 # normalize FIELD VALUE ARGS: sets NORM to VALUE with the differences
 # above taken out (no subshell: it runs for every field of every row).
@@ -221,7 +225,7 @@ run_row() {
 		return 0
 	fi
 	if [ "$perf_rc" != 0 ]; then
-		if [ "$pc_rc" = 0 ]; then
+		if [ "$pc_rc" = 0 ] && ! [[ $args =~ $DIFF_MORE_SYNTAX ]]; then
 			echo "perf refuses it (exit $perf_rc: $(grep -v '^ *$' "$dir/a.data.err" | head -2 | tr '\n' ' ')), perfcap records"
 			return 1
 		fi
