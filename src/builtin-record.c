@@ -748,12 +748,18 @@ static int set_events(struct record *rec, bool on, const char *name, enum which_
 	return err;
 }
 
-/* -D: the events stay off until the delay is over (-1: until --control enables them). */
+/*
+ * The recording starts: -D keeps the events off until the delay is over
+ * (-1: until --control enables them), and --switch-output=TIME counts
+ * from here.
+ */
 static void record__start_delay(struct record *rec)
 {
 	struct record_opts *o = &rec->opts;
 	uint64_t now = now_ns();
 
+	/* --switch-output=TIME counts from here, not from before the file's start was written. */
+	switch_output__rearm(&rec->so, now);
 	if (!record__delayed(rec))
 		return;
 	pr_info("Events disabled\n");
@@ -1172,6 +1178,13 @@ static void print_summary(struct record *rec, int err)
 		submits += rt->t[i].own_writer.nr_submits;
 		shorts += rt->t[i].own_writer.nr_short;
 	}
+	/* -z: the compression stages write the data (compress-stage.h). */
+	for (int i = 0; i < rt->nr; i++) {
+		if (!rt->t[i].stage)
+			continue;
+		submits += rt->t[i].stage->writer.nr_submits;
+		shorts += rt->t[i].stage->writer.nr_short;
+	}
 	fprintf(stderr, "[ perfcap record: Woken up %llu times to write data ]\n",
 		(unsigned long long)record_threads__total(rt, wakeups));
 	if (rt->threaded)
@@ -1554,6 +1567,13 @@ int cmd_record(int argc, char **argv)
 	}
 	pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
 	nr_bufs = o->aio ? o->aio : 1;
+	/*
+	 * -z: a ring's buffer is busy while its stage compresses it; with a
+	 * second one the reader copies the ring meanwhile instead of waiting
+	 * for zstd (tracepoint flood, sync writer: 169 waits in 1 s with one).
+	 */
+	if (o->comp_level && nr_bufs < 2)
+		nr_bufs = 2;
 	evlist__init(&rec->evlist);
 
 	/* From here SIGINT and SIGTERM end the recording (see on_signal). */
