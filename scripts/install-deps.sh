@@ -9,7 +9,7 @@ PKGS="build-essential pkg-config
       libcmocka-dev bats linux-perf
       procps util-linux time python3 python3-zstandard
       hotspot
-      librsvg2-bin clang
+      librsvg2-bin chromium clang
       dpkg-dev debhelper lintian git man-db"
 
 missing=""

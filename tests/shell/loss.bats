@@ -136,7 +136,8 @@ for k in opt_nums:
 assert isinstance(d["events"], list) and d["events"], d["events"]
 for e in d["events"]:
     assert {"name", "samples", "lost_samples"} <= set(e), e
-assert [e["name"] for e in d["events"]] == ["cpu-clock"], d["events"]
+# -a: the tracking event perf 6.1 adds follows the one asked for, sampling nothing
+assert [e["name"] for e in d["events"]] == ["cpu-clock", "dummy:HG"], d["events"]
 assert isinstance(d["cpus"], list) and d["cpus"], d["cpus"]
 for c in d["cpus"]:
     assert {"cpu", "samples", "lost_records", "lost_events", "lost_time_ns"} <= set(c), c
@@ -365,4 +366,33 @@ assert [p["head"][0] for p in f["panels"]] == ["A: a.data", "B: b.data"]'
 	# Forced: one line per interval into a file.
 	"$P" record --status=0.5 -e cpu-clock -a -o forced.data -- sleep 1.3 2>forced.err
 	[ "$(grep -c '^perfcap [0-9.]* s  .* samples  lost ' forced.err)" -ge 2 ]
+}
+
+# A browser draws what a browser is given: headless Chromium renders the
+# page and the bare SVG, and the screenshot holds the rate bars and, only
+# for a file that lost data, the shaded lost interval.
+screenshot() { # FILE PNG
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1200,900 --screenshot="$PWD/$2" "file://$PWD/$1" >/dev/null 2>&1
+	[ -s "$2" ]
+	python3 "$BATS_TEST_DIRNAME/png-colors.py" "$2"
+}
+
+@test "perfcap loss --html and --svg open in a browser: Chromium draws the rates, and the lost interval only where data was lost" {
+	command -v chromium >/dev/null || skip "chromium is not installed (scripts/install-deps.sh installs it)"
+	pc_record -o clean.data -e cpu-clock -a -- sleep 0.3
+	"$P" loss --html clean.data >clean.html
+	"$P" loss --html "$BATS_TEST_DIRNAME/../fuzz/corpus/pc-lost.data" >lost.html
+	"$P" loss --svg "$BATS_TEST_DIRNAME/../fuzz/corpus/pc-lost.data" >lost.svg
+	read -r w h rate red < <(screenshot clean.html clean.png)
+	echo "clean.html: ${w}x$h, $rate rate pixels, $red red"
+	[ "$w" = 1200 ] && [ "$rate" -gt 300 ]
+	# the legend's two swatches, no shaded interval
+	[ "$red" -lt 600 ]
+	read -r w h rate red < <(screenshot lost.html lost.png)
+	echo "lost.html: ${w}x$h, $rate rate pixels, $red red"
+	[ "$rate" -gt 3000 ] && [ "$red" -gt 10000 ]
+	read -r w h rate red < <(screenshot lost.svg lost-svg.png)
+	echo "lost.svg: ${w}x$h, $rate rate pixels, $red red"
+	[ "$rate" -gt 3000 ] && [ "$red" -gt 10000 ]
 }
