@@ -168,12 +168,11 @@ int compress_stage__submit(struct compress_stage *s, struct write_req *req)
 	return err;
 }
 
-void compress_stage__pass_end(struct compress_stage *s, uint64_t gen, bool data, uint64_t now)
+/* Queue the end of a clean pass; s->lock held. */
+static void push_pass_end(struct compress_stage *s, uint64_t gen, bool data, uint64_t now)
 {
-	struct compress_item *tail;
+	struct compress_item *tail = s->q_len ? &s->q[(s->q_head + s->q_len - 1) % s->q_cap] : NULL;
 
-	pthread_mutex_lock(&s->lock);
-	tail = s->q_len ? &s->q[(s->q_head + s->q_len - 1) % s->q_cap] : NULL;
 	if (tail && !tail->req) {
 		/* Nothing handed over since: the later clean pass stands for both. */
 		tail->gen = gen;
@@ -182,10 +181,30 @@ void compress_stage__pass_end(struct compress_stage *s, uint64_t gen, bool data,
 	} else if (s->q_len < s->q_cap) {
 		s->q[(s->q_head + s->q_len++) % s->q_cap] =
 			(struct compress_item){ .gen = gen, .now = now, .data = data };
-		pthread_cond_signal(&s->wake);
 	}
 	/* else: cannot be (see q_cap); a clean pass not said only delays a round */
+}
+
+int compress_stage__submit_pass(struct compress_stage *s, struct write_req **reqs, int n,
+				bool clean, uint64_t gen, bool data, uint64_t now)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->q_len + n > s->q_cap) {
+		err = -EOVERFLOW; /* more chunks than the rings have buffers: a bug */
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		s->q[(s->q_head + s->q_len++) % s->q_cap] = (struct compress_item){ .req = reqs[i] };
+	s->pending += n;
+	if (clean)
+		push_pass_end(s, gen, data, now);
+	if (n || clean)
+		pthread_cond_signal(&s->wake);
+out:
 	pthread_mutex_unlock(&s->lock);
+	return err;
 }
 
 int compress_stage__reap(struct compress_stage *s, bool wait)

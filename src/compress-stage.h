@@ -119,8 +119,13 @@ void compress_stage__stop(struct compress_stage *s);
  * submitter's again). Never blocks. 0 or -errno.
  */
 int compress_stage__submit(struct compress_stage *s, struct write_req *req);
-/* A clean pass that began under gen ended (after its chunks were handed over). */
-void compress_stage__pass_end(struct compress_stage *s, uint64_t gen, bool data, uint64_t now);
+/*
+ * A pass's n chunks and, if the pass is clean, its end (it began under
+ * gen; data: it handed chunks over), at once: one wakeup of the stage.
+ * 0, or -errno with nothing handed over.
+ */
+int compress_stage__submit_pass(struct compress_stage *s, struct write_req **reqs, int n,
+				bool clean, uint64_t gen, bool data, uint64_t now);
 /*
  * Complete the chunks that are compressed; with wait, first wait for one
  * if none is and some are pending. Returns the output's sticky error or 0.

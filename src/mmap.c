@@ -196,10 +196,9 @@ static void buf_complete(struct write_req *req, int err)
 	mmap__put(m);
 }
 
-int mmap__submit(struct mmap *m, struct mmap_buf *b)
+/* The buffer leaves the ring for a writer or the stage: in flight, holding the ring. */
+static void hand_over(struct mmap *m, struct mmap_buf *b)
 {
-	int err;
-
 	if (m->filling == b)
 		m->filling = NULL;
 	b->req.buf = b->data;
@@ -208,6 +207,21 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 	b->req.on_complete = buf_complete;
 	b->state = MMAP_BUF_INFLIGHT;
 	mmap__get(m);
+}
+
+/* Not handed over after all: the buffer is the ring's again, its bytes lost. */
+static void take_back(struct mmap *m, struct mmap_buf *b)
+{
+	b->state = MMAP_BUF_FREE;
+	m->nr_free++;
+	mmap__put(m);
+}
+
+int mmap__submit(struct mmap *m, struct mmap_buf *b)
+{
+	int err;
+
+	hand_over(m, b);
 	/*
 	 * -z: to the compression stage, which reserves the offset once the
 	 * size is known. Else a reader thread's ring goes straight out; the
@@ -218,12 +232,8 @@ int mmap__submit(struct mmap *m, struct mmap_buf *b)
 	else
 		err = m->writer ? output__submit_via(m->out, m->writer, &b->req)
 				: output__submit(m->out, &b->req);
-	if (err) {
-		/* Not submitted: still ours. The bytes are lost with the error. */
-		b->state = MMAP_BUF_FREE;
-		m->nr_free++;
-		mmap__put(m);
-	}
+	if (err)
+		take_back(m, b); /* not submitted: still ours */
 	return err;
 }
 
@@ -317,15 +327,25 @@ int mmap__pass_submit(struct mmap_pass *p, uint64_t now)
 	}
 	clean = !p->deferred && !p->held;
 	if (p->stage) {
-		/* The stage reserves, so it places the marker (compress-stage.h). */
-		for (int i = 0; i < p->nr; i++) {
-			int serr = p->bufs[i] ? mmap__submit(p->bufs[i]->map, p->bufs[i]) : 0;
+		/*
+		 * The stage reserves, so it places the marker (compress-stage.h).
+		 * The chunks and the end of a clean pass go over at once: one
+		 * wakeup, and the marker goes out in the same write as they do.
+		 */
+		struct write_req *reqs[p->nr + 1];
+		int n = 0;
 
-			if (serr && !err)
-				err = serr;
+		for (int i = 0; i < p->nr; i++) {
+			if (!p->bufs[i])
+				continue;
+			hand_over(p->bufs[i]->map, p->bufs[i]);
+			reqs[n++] = &p->bufs[i]->req;
 		}
-		if (clean && !err)
-			compress_stage__pass_end(p->stage, p->gen, last != NULL, now);
+		err = compress_stage__submit_pass(p->stage, reqs, n, clean, p->gen, last != NULL,
+						  now);
+		for (int i = 0; err && i < p->nr; i++)
+			if (p->bufs[i])
+				take_back(p->bufs[i]->map, p->bufs[i]);
 		return err;
 	}
 	if (last && clean)
