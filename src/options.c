@@ -913,7 +913,7 @@ static const struct opt_def opt_table[] = {
 	    "else cpu-clock"),
 	OPT("filter", 0, ARG_REQUIRED, "<filter>", opt_filter,
 	    "tracepoint filter for the events of the -e before it"),
-	FLAG("group", 0, group, "put the events of each -e into one group"),
+	FLAG("group", 0, group, "put every event of the command line into one group"),
 	OPT("count", 'c', ARG_REQUIRED, "<n>", opt_count, "sample every n events"),
 	OPT("freq", 'F', ARG_REQUIRED, "<n|max>", opt_freq,
 	    "sample n times a second (default 4000)"),

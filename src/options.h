@@ -59,7 +59,7 @@ struct record_opts {
 	bool no_inherit;	/* -i / --no-inherit */
 	struct event_arg *event_args;	/* every -e in order, each with its --filter */
 	int nr_event_args;
-	bool group;		/* --group: all events of each -e in one group */
+	bool group;		/* --group: every event of the command line in one group, as perf 6.1 */
 
 	/* what each sample carries (perfcap always samples CPU, PERIOD and TIME) */
 	uint64_t user_regs;	/* --user-regs[=REGS]: mask; 0 not given */
