@@ -117,7 +117,7 @@ static void tracking_event(struct evlist *el, const struct record_opts *opts,
 /*
  * The name perf gives an event it created itself: "dummy" and the
  * modifiers its final attr amounts to (perf names the tracking dummy
- * after evsel__config has run: "dummy:HG", or "dummy:u" with
+ * after evsel__config has run: "dummy:HG", or "dummy:uh" with
  * --all-user). A letter appears for each level the event counts.
  */
 static void name_from_attr(struct evsel *e, const char *base)
