@@ -73,7 +73,7 @@ struct record_opts {
 	bool code_page_size;	/* --code-page-size */
 	bool use_clockid;	/* -k / --clockid */
 	int clockid;		/* its CLOCK_* id */
-	bool all_user;		/* --all-user: exclude_kernel, exclude_hv */
+	bool all_user;		/* --all-user: exclude_kernel (perf 6.1 leaves exclude_hv as it was) */
 	bool all_kernel;	/* --all-kernel: exclude_user */
 	bool inherit_stat;	/* -s / --stat */
 	bool no_samples;	/* -n / --no-samples */
