@@ -1231,18 +1231,27 @@ static uint64_t record_payload(const struct perf_event_header *h)
  * Decompression is bounded, so that a small hostile file cannot take
  * memory or time out of proportion to its size: records are handed out
  * as each step of output arrives (buf never holds more than one record
- * and one step), a record may inflate to at most INFLATE_MAX_RATIO times
- * its compressed bytes, and a frame may ask for a window of at most
- * 2^INFLATE_WINDOW_LOG_MAX bytes (zstd levels up to 19 use less).
+ * and one step), the stream may inflate to at most INFLATE_MAX_RATIO
+ * times the compressed bytes read so far plus INFLATE_SLACK, and a frame
+ * may ask for a window of at most 2^INFLATE_WINDOW_LOG_MAX bytes (zstd
+ * levels up to 19 use less).
+ *
+ * The bound is on the whole stream, not on each record: perf keeps one
+ * zstd context for a whole recording, so a record deep in a repetitive
+ * stream (a tracepoint flood) is a back-reference that inflates far more
+ * than 1024 times (22 bytes to over 22 KiB in perf 6.1's own -z files),
+ * while the stream as a whole inflates some 16 to 100 times.
  */
 struct inflate {
 	ZSTD_DCtx *dctx;
 	unsigned char *buf;
 	size_t len, cap;
+	uint64_t in_total, out_total;	/* compressed bytes read, inflated bytes made */
 };
 
 #define INFLATE_STEP 65536
 #define INFLATE_MAX_RATIO 1024
+#define INFLATE_SLACK (1ULL << 20)
 #define INFLATE_WINDOW_LOG_MAX 24
 
 /* Hand out every whole record in z->buf; keep the start of a cut one. */
@@ -1287,8 +1296,11 @@ static int inflate_record(struct perf_reader *r, struct inflate *z,
 	const struct perf_event_header *h = outer->header;
 	const char *path = r->streams[outer->stream].path;
 	ZSTD_inBuffer in = { (const char *)(h + 1), h->size - sizeof(*h), 0 };
-	/* h->size < 64 KiB: the product cannot wrap */
-	uint64_t limit = (uint64_t)in.size * INFLATE_MAX_RATIO, total = 0;
+	uint64_t limit;
+
+	/* Records are < 64 KiB, a file < 2^64: in_total x 1024 cannot wrap before 2^54 of input. */
+	z->in_total += in.size;
+	limit = z->in_total * INFLATE_MAX_RATIO + INFLATE_SLACK;
 
 	if (!z->dctx) {
 		z->dctx = ZSTD_createDCtx();
@@ -1314,11 +1326,12 @@ static int inflate_record(struct perf_reader *r, struct inflate *z,
 			return -EINVAL;
 		}
 		z->len += out.pos;
-		total += out.pos;
-		if (total > limit) {
-			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " (%zu bytes) inflates "
-			       "to more than %d times its size: corrupt data\n", path,
-			       outer->offset, in.size, INFLATE_MAX_RATIO);
+		z->out_total += out.pos;
+		if (z->out_total > limit) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " (%zu bytes): the "
+			       "compressed data up to it inflates to more than %d times its size "
+			       "(%" PRIu64 " bytes so far): corrupt data\n", path, outer->offset,
+			       in.size, INFLATE_MAX_RATIO, z->out_total);
 			return -EINVAL;
 		}
 		err = inflate_hand_out(r, z, outer, cb, priv);
