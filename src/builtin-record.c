@@ -1480,25 +1480,22 @@ static bool print_only(const struct record_opts *o)
 	return true;
 }
 
-int cmd_record(int argc, char **argv)
+/*
+ * Phase 1: the command line. An exit status when there is nothing to
+ * record (--help, a list, --dry-run, a usage error), else -1.
+ */
+static int record__options(struct record *rec, int argc, char **argv)
 {
-	struct record *rec = xzalloc(sizeof(*rec));
 	struct record_opts *o = &rec->opts;
-	const struct writer_ops *wops;
 	char errbuf[512] = "";
-	unsigned int pages;
-	int nr_bufs, err, ret = 1;
+	int err;
 
 	err = record_opts__parse(o, argc, argv, errbuf, sizeof(errbuf));
-	if (!err && print_only(o)) {
-		record_opts__exit(o);
-		free(rec);
+	if (!err && print_only(o))
 		return 0;
-	}
 	if (err) {
 		fprintf(stderr, "perfcap record: %s\n(perfcap record --help lists the options)\n",
 			errbuf);
-		free(rec);
 		return 2;
 	}
 	verbose = o->quiet ? -1 : o->verbose;
@@ -1507,18 +1504,19 @@ int cmd_record(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(o->notice); i++)
 		if (o->notice[i][0])
 			pr_info("%s\n", o->notice[i]);
-	if (o->dry_run) {
-		record_opts__exit(o);
-		free(rec);
+	if (o->dry_run)
 		return 0;
-	}
-	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
-	/* CMDLINE wants perfcap's whole command line: argv is main's, shifted by one. */
-	rec->argc = argc + 1;
-	rec->argv = argv - 1;
-	rec->has_workload = o->argc > 0;
-	if (!o->output)
-		o->output = "perf.data";
+	return -1;
+}
+
+/*
+ * Phase 2: where the data goes. A directory is refused; pipe output takes
+ * stdout over. 0, or the exit status.
+ */
+static int record__take_output(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+
 	{
 		struct stat st;
 
@@ -1527,8 +1525,6 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "perfcap record: -o %s is a directory (perf record "
 				"--threads output?): remove it or give another file name\n",
 				o->output);
-			record_opts__exit(o);
-			free(rec);
 			return 2;
 		}
 	}
@@ -1546,8 +1542,6 @@ int cmd_record(int argc, char **argv)
 			pr_err("pipe output: cannot take standard output: %s\n", strerror(errno));
 			if (rec->pipe_fd >= 0)
 				close(rec->pipe_fd);
-			record_opts__exit(o);
-			free(rec);
 			return 1;
 		}
 		o->output = "-";
@@ -1559,74 +1553,20 @@ int cmd_record(int argc, char **argv)
 			o->comp_level = 0;
 		}
 	}
-	wops = choose_writer(o);
-	if (!wops) {
-		record_opts__exit(o);
-		free(rec);
-		return 2;
-	}
-	pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
-	nr_bufs = o->aio ? o->aio : 1;
-	/*
-	 * -z: a ring's buffer is busy while its stage compresses it; with a
-	 * second one the reader copies the ring meanwhile instead of waiting
-	 * for zstd (tracepoint flood, sync writer: 169 waits in 1 s with one).
-	 */
-	if (o->comp_level && nr_bufs < 2)
-		nr_bufs = 2;
-	evlist__init(&rec->evlist);
+	return 0;
+}
 
-	/* From here SIGINT and SIGTERM end the recording (see on_signal). */
-	if (signals__catch())
-		goto out_free;
+/*
+ * Phase 4: the output opened (file or pipe), the readers' writers and
+ * -z stages, the file's start and the synthesized tasks and maps. On an
+ * error, rec->file_created says whether there is a file to remove.
+ */
+static int record__create_output(struct record *rec, const struct writer_ops *wops,
+				 unsigned int pages, int nr_bufs)
+{
+	struct record_opts *o = &rec->opts;
+	int err;
 
-	/* Bad values on the command line (CPU list, event names) are usage errors. */
-	raise_fd_limit();
-	err = resolve_target(rec);
-	if (err) {
-		ret = err == -EINVAL ? 2 : 1;
-		goto out_evlist;
-	}
-	err = setup_events(rec);
-	if (err) {
-		/* A bad name is a usage error; tracefs we may not read is not. */
-		ret = err == -EACCES || err == -EPERM ? 1 : 2;
-		goto out_evlist;
-	}
-	if (rec->has_workload) {
-		err = workload__prepare(&rec->wl, o->argv);
-		if (err)
-			goto out_evlist;
-		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
-			add_thread(rec, rec->wl.pid);
-	}
-	evlist__config(&rec->evlist, o, workload_is_target(rec));
-	evlist__apply_event_config(&rec->evlist);
-	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
-
-	err = evlist__open(&rec->evlist);
-	if (err)
-		goto out_workload;
-	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
-	if (err)
-		goto out_workload;
-	err = setup_readers(rec);
-	if (err) {
-		/* A --threads layout that does not fit the CPUs is a usage error. */
-		ret = err == -EINVAL ? 2 : 1;
-		goto out_workload;
-	}
-	err = record__setup_control(rec);
-	if (err) {
-		ret = err == -EINVAL ? 2 : 1;
-		goto out_workload;
-	}
-
-	/* Everything that can fail on bad input has been checked: create the file. */
-	raise_priority();
-	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
-	if (err)
-		goto out_workload;
 	if (rec->pipe_fd >= 0) {
 		err = output__open_pipe(&rec->out, rec->pipe_fd, &rec->writer, 0);
 		if (err)
@@ -1636,7 +1576,7 @@ int cmd_record(int argc, char **argv)
 		err = output__open(&rec->out, o->output, &rec->writer);
 	}
 	if (err)
-		goto out_writer;
+		return err;
 	rec->writer.fd = rec->out.fd;
 	rec->file_created = true;
 	err = record_threads__writers(&rec->readers, wops, nr_bufs);
@@ -1647,7 +1587,7 @@ int cmd_record(int argc, char **argv)
 					       (size_t)pages * sysconf(_SC_PAGESIZE), nr_bufs);
 	}
 	if (err)
-		goto out_file;
+		return err;
 
 	rec->attrs = xzalloc(rec->evlist.nr * sizeof(*rec->attrs));
 	for (int i = 0; i < rec->evlist.nr; i++) {
@@ -1666,12 +1606,20 @@ int cmd_record(int argc, char **argv)
 			record__finish_pipe(rec, err); /* says why: the pipe's reader exited */
 		else
 			pr_err("cannot write %s: %s\n", o->output, strerror(-err));
-		goto out_file;
 	}
+	return err;
+}
+
+/* Phase 5: -r, the events on (or at the command's exec), the command started, -D. */
+static int record__start(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+	int err;
+
 	if (o->realtime) {
 		err = setup_realtime(o->realtime);
 		if (err)
-			goto out_file;
+			return err;
 	}
 
 	if (!workload_is_target(rec) && !record__delayed(rec)) {
@@ -1679,18 +1627,25 @@ int cmd_record(int argc, char **argv)
 		if (err) {
 			pr_err("cannot enable the events (PERF_EVENT_IOC_ENABLE): %s\n",
 			       strerror(-err));
-			goto out_file;
+			return err;
 		}
 	}
 	if (rec->has_workload) {
 		err = workload__start(&rec->wl, o->argv);
 		if (err)
-			goto out_file;
+			return err;
 	}
 	record__start_delay(rec);
+	return 0;
+}
 
-	err = record__loop(rec);
-
+/*
+ * Phase 7: the events off, the rings drained, the writes done, the lost
+ * samples counted, the command ended (or waited for). Returns the error
+ * the recording ends with.
+ */
+static int record__stop(struct record *rec, int err, bool *ended_by_signal)
+{
 	/*
 	 * Stop the events, then take what they left in the rings. A failed
 	 * disable leaves events running while the last pass drains: the file
@@ -1714,7 +1669,7 @@ int cmd_record(int argc, char **argv)
 	record__take_stats(rec);
 	if (!err)
 		emit_lost_samples(rec);
-	bool ended_by_signal = done_signal != 0;
+	*ended_by_signal = done_signal != 0;
 
 	if (rec->has_workload && !rec->wl.exited) {
 		/*
@@ -1726,11 +1681,143 @@ int cmd_record(int argc, char **argv)
 		 */
 		if (done_signal || err || rec->out.err || rec->stop || !workload_is_target(rec)) {
 			kill(rec->wl.pid, done_signal ? done_signal : SIGTERM);
-			ended_by_signal = true;
+			*ended_by_signal = true;
 		}
 		while (!workload__poll(&rec->wl))
 			usleep(1000);
 	}
+	return err;
+}
+
+/*
+ * Phase 3: the targets, the events (opened, their rings mapped), the
+ * readers and --control; the command forked, waiting for its exec. On an
+ * error *status is the exit status (2 for bad input).
+ */
+static int record__open_events(struct record *rec, unsigned int pages, int nr_bufs,
+			       int *status)
+{
+	struct record_opts *o = &rec->opts;
+	int err;
+
+	/* Bad values on the command line (CPU list, event names) are usage errors. */
+	raise_fd_limit();
+	err = resolve_target(rec);
+	if (err) {
+		*status = err == -EINVAL ? 2 : 1;
+		return err;
+	}
+	err = setup_events(rec);
+	if (err) {
+		/* A bad name is a usage error; tracefs we may not read is not. */
+		*status = err == -EACCES || err == -EPERM ? 1 : 2;
+		return err;
+	}
+	if (rec->has_workload) {
+		err = workload__prepare(&rec->wl, o->argv);
+		if (err)
+			return err;
+		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
+			add_thread(rec, rec->wl.pid);
+	}
+	evlist__config(&rec->evlist, o, workload_is_target(rec));
+	evlist__apply_event_config(&rec->evlist);
+	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
+
+	err = evlist__open(&rec->evlist);
+	if (err)
+		return err;
+	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
+	if (err)
+		return err;
+	err = setup_readers(rec);
+	if (err) {
+		/* A --threads layout that does not fit the CPUs is a usage error. */
+		*status = err == -EINVAL ? 2 : 1;
+		return err;
+	}
+	err = record__setup_control(rec);
+	if (err)
+		*status = err == -EINVAL ? 2 : 1;
+	return err;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record *rec = xzalloc(sizeof(*rec));
+	struct record_opts *o = &rec->opts;
+	const struct writer_ops *wops;
+	bool ended_by_signal;
+	unsigned int pages;
+	int nr_bufs, err, ret;
+
+	ret = record__options(rec, argc, argv);
+	if (ret >= 0) {
+		record_opts__exit(o);
+		free(rec);
+		return ret;
+	}
+	ret = 1;
+	sys_fault__init(getenv("PERFCAP_FAULT_INJECT"));
+	/* CMDLINE wants perfcap's whole command line: argv is main's, shifted by one. */
+	rec->argc = argc + 1;
+	rec->argv = argv - 1;
+	rec->has_workload = o->argc > 0;
+	if (!o->output)
+		o->output = "perf.data";
+	ret = record__take_output(rec);
+	if (ret) {
+		record_opts__exit(o);
+		free(rec);
+		return ret;
+	}
+	ret = 1;
+	wops = choose_writer(o);
+	if (!wops) {
+		record_opts__exit(o);
+		free(rec);
+		return 2;
+	}
+	pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
+	nr_bufs = o->aio ? o->aio : 1;
+	/*
+	 * -z: a ring's buffer is busy while its stage compresses it; with a
+	 * second one the reader copies the ring meanwhile instead of waiting
+	 * for zstd (tracepoint flood, sync writer: 169 waits in 1 s with one).
+	 */
+	if (o->comp_level && nr_bufs < 2)
+		nr_bufs = 2;
+	evlist__init(&rec->evlist);
+
+	/* From here SIGINT and SIGTERM end the recording (see on_signal). */
+	if (signals__catch())
+		goto out_free;
+
+	err = record__open_events(rec, pages, nr_bufs, &ret);
+	if (err) {
+		/* A command forked and waiting for its exec is ended too. */
+		if (rec->wl.pid > 0)
+			goto out_workload;
+		goto out_evlist;
+	}
+
+	/* Everything that can fail on bad input has been checked: create the file. */
+	raise_priority();
+	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
+	if (err)
+		goto out_workload;
+	err = record__create_output(rec, wops, pages, nr_bufs);
+	if (err) {
+		if (rec->file_created)
+			goto out_file;
+		goto out_writer;
+	}
+	err = record__start(rec);
+	if (err)
+		goto out_file;
+	err = record__loop(rec);
+
+	err = record__stop(rec, err, &ended_by_signal);
 	status__end(&rec->status, stderr);
 	err = record__finish(rec, err ? err : rec->out.err);
 	if (!err)

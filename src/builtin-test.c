@@ -910,10 +910,7 @@ static int test_stdout(struct test_ctx *t)
 		(void)!read(fd, magic, sizeof(magic));
 		close(fd);
 	}
-	/* Today the recorder writes a file named "-": pipe mode is to come. */
-	if (memcmp(magic, "PERFILE2", 8))
-		return skip("-o - (a pipe-mode stream on stdout) is not supported by the "
-			    "recorder yet");
+	CHECK(!memcmp(magic, "PERFILE2", 8), "-o - wrote no pipe-mode stream on stdout");
 	CHECK(rc == 0, "perfcap record -o - exited %d", rc);
 	if (read_back("pipe.out", &fs))
 		return TEST_FAIL;

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "evlist.h"
 #include "perf-file.h"
@@ -57,18 +56,13 @@ struct config_ctx {
 };
 
 /*
- * perf's rule for pipe output (builtin-record.c's pipe_output_wanted
- * applies the same): "-o -", or no -o and a FIFO on stdout.
+ * Pipe output. perfcap record settles perf's rule ("-o -", or no -o and a
+ * FIFO on stdout, unless --switch-output) before the events are configured
+ * and then names the output "-", so the name is the whole answer here.
  */
 static bool pipe_output(const struct record_opts *opts)
 {
-	struct stat st;
-
-	if (opts->output && !strcmp(opts->output, "-"))
-		return true;
-	if (opts->output_given || (opts->output && strcmp(opts->output, "perf.data")))
-		return false;
-	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+	return opts->output && !strcmp(opts->output, "-");
 }
 
 /* A hybrid machine (Alder Lake and later) has two core PMUs. */
