@@ -88,6 +88,19 @@ commands() {
 	done
 }
 
+@test "perfcap-record(1) documents every option perfcap record --list-options names" {
+	command -v man >/dev/null || skip "man is not installed"
+	page=$(MANWIDTH=200 man -l "$TOP/doc/perfcap-record.1" 2>/dev/null)
+	missing=()
+	for o in $("$P" record --list-options | tr -d = | grep -vx -- --list-opts); do
+		# an option's entry starts a line: "-e, --event=events", "--aio[=n]"
+		grep -qE -- "^ +(-[a-zA-Z], )?$o([ =,[]|$)|^ +-[a-zA-Z], $o|, $o([ =,[]|$)" <<<"$page" ||
+			missing+=("$o")
+	done
+	echo "not in the man page: ${missing[*]}"
+	[ ${#missing[@]} -eq 0 ]
+}
+
 # What completing the last word of a command line offers, one per line.
 complete_line() { # LINE
 	bash -c '
