@@ -305,138 +305,28 @@ static bool fake_sample(struct fake *f, uint64_t time)
 	return true;
 }
 
-struct model {
-	uint64_t samples, rounds, violations, compressed;
-};
+#define NR_READERS 3
+#define RINGS_PER 2
+#define EVENTS_PER_PRODUCER 40000
+#include "perf-order.h"
 
-/* perf's ordered events over the decompressed stream (test_rounds.c's model). */
+/* perf's ordered events over the decompressed stream (perf-order.h's model). */
 static struct model check_file(const char *path)
 {
 	struct model m = { 0 };
 	struct inflated inf;
-	uint64_t *queue = NULL, nq = 0, cap = 0;
-	uint64_t next_flush = 0, max_ts = 0, last_flush = 0;
-	struct stat st;
-	unsigned char *buf;
-	int fd = open(path, O_RDONLY);
-	size_t off = 0;
+	size_t len;
+	unsigned char *buf = read_whole(path, &len);
 
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	buf = malloc(st.st_size + 1);
-	assert_int_equal(read(fd, buf, st.st_size), st.st_size);
-	close(fd);
-	inflate_as_perf(buf, st.st_size, RING + PAGE, &inf);
+	inflate_as_perf(buf, len, RING + PAGE, &inf);
 	m.compressed = inf.nr_records;
-	while (off + sizeof(struct perf_event_header) <= inf.out.len) {
-		struct perf_event_header h;
-
-		memcpy(&h, inf.out.data + off, sizeof(h));
-		assert_true(h.size >= sizeof(h));
-		if (h.type == PERF_RECORD_SAMPLE) {
-			uint64_t ts;
-
-			memcpy(&ts, inf.out.data + off + sizeof(h), 8);
-			m.samples++;
-			if (ts < last_flush)
-				m.violations++;
-			if (nq == cap) {
-				cap = cap ? cap * 2 : 1024;
-				queue = realloc(queue, cap * sizeof(*queue));
-			}
-			queue[nq++] = ts;
-			if (ts > max_ts)
-				max_ts = ts;
-		} else if (h.type == PERF_RECORD_FINISHED_ROUND) {
-			uint64_t keep = 0;
-
-			m.rounds++;
-			for (uint64_t i = 0; i < nq; i++) {
-				if (queue[i] <= next_flush) {
-					if (queue[i] > last_flush)
-						last_flush = queue[i];
-				} else {
-					queue[keep++] = queue[i];
-				}
-			}
-			nq = keep;
-			next_flush = max_ts;
-		}
-		off += h.size;
-	}
-	assert_int_equal(off, inf.out.len);
-	free(queue);
+	assert_int_equal(model__walk(&m, (const unsigned char *)inf.out.data, inf.out.len),
+			 inf.out.len);
 	free(buf);
 	strbuf__exit(&inf.out);
 	return m;
 }
 
-static struct writer w;
-static struct output out;
-static const char *file;
-
-static void open_out(const char *name)
-{
-	int fd;
-
-	file = tpath(name);
-	fd = open(file, O_CREAT | O_TRUNC | O_RDWR, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(writer__init(&w, &writer_sync_ops, fd, 64), 0);
-	output__init_fd(&out, fd, &w);
-}
-
-static void close_out(void)
-{
-	writer__drain(&w);
-	close(out.fd);
-	out.fd = -1;
-	output__close(&out);
-	writer__exit(&w);
-}
-
-#define NR_READERS 3
-#define RINGS_PER 2
-#define NR_RINGS (NR_READERS * RINGS_PER)
-#define EVENTS_PER_PRODUCER 40000
-
-static struct fake rings[NR_RINGS];
-static struct record_threads live;
-/* The clock and the ring writes under one lock, as in test_rounds.c. */
-static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t clock_now;
-static uint64_t produced, dropped;
-
-static void *producer(void *arg)
-{
-	int p = (int)(intptr_t)arg;
-	unsigned int seed = p + 1;
-
-	for (int i = 0; i < EVENTS_PER_PRODUCER; i++) {
-		int r = p + NR_READERS * (rand_r(&seed) % RINGS_PER);
-		bool ok;
-
-		pthread_mutex_lock(&clock_lock);
-		ok = fake_sample(&rings[r], ++clock_now);
-		produced += ok;
-		dropped += !ok;
-		pthread_mutex_unlock(&clock_lock);
-		if (i % 64 == 0) {
-			uint64_t one = 1;
-			struct record_thread *t = &live.t[r / RINGS_PER];
-
-			(void)!write(t->wake_fd, &one, sizeof(one));
-		}
-		if (i % 1024 == 0)
-			usleep(rand_r(&seed) % 500);
-	}
-	return NULL;
-}
-
-/*
- * level: zstd's; a high one makes the stages slow next to the readers.
- * ops: the stages' writers (aio completes writes in another thread).
- */
 static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 {
 	struct mmap m[NR_RINGS];
