@@ -20,6 +20,11 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lrt -lpthread
 ifneq ($(SANITIZE),)
   CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
+  # UBSan only prints and goes on by default: make a finding fail the test.
+  ifneq ($(findstring undefined,$(SANITIZE)),)
+    CFLAGS  += -fno-sanitize-recover=undefined
+    LDFLAGS += -fno-sanitize-recover=undefined
+  endif
   OUT     ?= build-san
 else
   OUT     ?= build

@@ -1021,7 +1021,8 @@ static int open_dir_streams(struct perf_reader *r)
 		files[nr++].name = xstrdup(s);
 	}
 	closedir(dir);
-	qsort(files, nr, sizeof(*files), cmp_dir_file);
+	if (nr)	/* qsort wants a valid pointer even for no elements */
+		qsort(files, nr, sizeof(*files), cmp_dir_file);
 
 	for (size_t i = 0; i < nr; i++) {
 		uint64_t size = 0;

@@ -122,7 +122,9 @@ void strbuf__grow(struct strbuf *sb, size_t extra)
 void strbuf__add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf__grow(sb, len);
-	memcpy(sb->data + sb->len, data, len);
+	/* memcpy's pointers must be valid even for 0 bytes: (NULL, 0) adds nothing. */
+	if (len)
+		memcpy(sb->data + sb->len, data, len);
 	sb->len += len;
 	sb->data[sb->len] = 0;
 }
