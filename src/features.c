@@ -132,19 +132,6 @@ static int sysfs_int(const char *fmt, int a)
 	return (int)v;
 }
 
-/* Whitespace stripped at both ends, in place. */
-static char *strim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /* Add s to a list of distinct strings (topology sibling lists). */
 static void strv_add_unique(char ***v, int *nr, const char *s)
 {

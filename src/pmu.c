@@ -40,18 +40,6 @@ static bool valid_pmu_name(const char *s)
 	return true;
 }
 
-static char *strip(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 int pmu_format__parse(struct pmu_format *f, const char *text)
 {
 	const char *s = text, *colon = strchr(text, ':');
@@ -148,7 +136,7 @@ static int load_formats(struct pmu *pmu, const char *dir, char *err, int errlen)
 			ret = -ENOMEM;
 			break;
 		}
-		if (read_file(file, &text) < 0 || pmu_format__parse(&f, strip(text))) {
+		if (read_file(file, &text) < 0 || pmu_format__parse(&f, strim(text))) {
 			snprintf(err, errlen, "cannot parse the PMU format %s", file);
 			free(file);
 			free(text);
@@ -188,7 +176,7 @@ static int load_aliases(struct pmu *pmu, const char *dir)
 		if (asprintf(&file, "%s/%s", path, de->d_name) < 0)
 			break;
 		if (read_file(file, &text) >= 0) {
-			struct pmu_alias a = { xstrdup(de->d_name), xstrdup(strip(text)) };
+			struct pmu_alias a = { xstrdup(de->d_name), xstrdup(strim(text)) };
 
 			pmu->aliases = xrealloc(pmu->aliases, (pmu->nr_aliases + 1) * sizeof(a));
 			pmu->aliases[pmu->nr_aliases++] = a;

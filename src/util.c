@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,6 +57,18 @@ void pr_debug(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("perfcap: debug: ", fmt, ap);
 	va_end(ap);
+}
+
+char *strim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
 }
 
 void *xzalloc(size_t size)

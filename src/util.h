@@ -29,6 +29,8 @@ void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xzalloc(size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* s with whitespace stripped at both ends, in place. */
+char *strim(char *s);
 
 /* A growable byte buffer; data is always NUL-terminated past len. */
 struct strbuf {
