@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,13 @@
  */
 #define FAST_RING_DIV 4
 #define THREAD_POLL_MS 100
+/*
+ * A ring found this full (in quarters) at a copy is near overflow: one
+ * more wakeup's delay and the kernel drops. With sched.boost the reader
+ * then runs SCHED_FIFO until BOOST_HOLD_NS pass without that.
+ */
+#define PRESSED_QUARTERS 3
+#define BOOST_HOLD_NS (1000 * 1000000ULL)
 
 static uint64_t now_ns(void)
 {
@@ -52,6 +60,7 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 			 uint64_t sample_type, uint64_t now)
 {
 	memset(rt, 0, sizeof(*rt));
+	rt->sched.pressed_quarters = PRESSED_QUARTERS;
 	rt->out = out;
 	rt->nr = nr;
 	rt->threaded = threaded;
@@ -200,6 +209,7 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	int err;
 
 	t->fast_rings = 0;
+	t->pressed = false;
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 		size_t fresh = b->len - b->fresh;
@@ -208,6 +218,12 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 		/* A ring that filled this much since the last pass is fast. */
 		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			t->fast_rings++;
+		if ((uint64_t)fresh * 4 >= (uint64_t)b->map->size * rt->sched.pressed_quarters)
+			t->pressed = true;
+	}
+	if (record_stats__lost(&t->stats) != t->lost_seen) {
+		t->lost_seen = record_stats__lost(&t->stats);
+		t->pressed = true;
 	}
 	err = mmap__pass_submit(p, now);
 	if (p->round)
@@ -268,6 +284,44 @@ int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms)
 	return (int)MIN((uint64_t)max_ms, (due - now + 999999) / 1000000);
 }
 
+int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->pressed_quarters = PRESSED_QUARTERS;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long a, b;
+		int n;
+		char c;
+
+		if (sscanf(tok, "deadline:%llu/%llu%c", &a, &b, &c) == 2 && a && a <= b) {
+			s->dl_runtime_ns = a * 1000;
+			s->dl_period_ns = b * 1000;
+		} else if (sscanf(tok, "nice:%d%c", &n, &c) == 1 && n >= -40 && n <= 40) {
+			s->other = true;
+			s->nice = n;
+		} else if (sscanf(tok, "slice:%llu%c", &a, &c) == 1 && a >= 100 && a <= 100000) {
+			s->other = true;
+			s->slice_ns = a * 1000;
+		} else if (sscanf(tok, "fifo:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
+			s->fifo = n;
+		} else if (sscanf(tok, "boost:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
+			s->boost = n;
+		} else if (sscanf(tok, "pressed:%d%c", &n, &c) == 1 && n >= 1 && n <= 4) {
+			s->pressed_quarters = n;
+		} else {
+			snprintf(why, len, "reader scheduling '%s': expected deadline:R/P, "
+				 "nice:N, slice:US (100-100000), fifo:PRIO or boost:PRIO", tok);
+			err = -EINVAL;
+		}
+	}
+	free(copy);
+	return err;
+}
+
 static void fail(struct record_thread *t, int err)
 {
 	struct record_threads *rt = t->set;
@@ -295,20 +349,68 @@ static void set_affinity(struct record_thread *t)
 		pr_debug("reader thread %d: sched_setaffinity: %s\n", t->idx, strerror(err));
 }
 
+static int set_fifo(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return pthread_setschedparam(pthread_self(), prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
 void record_thread__settle(struct record_thread *t)
 {
-	struct record_threads *rt = t->set;
+	const struct reader_sched *s = &t->set->sched;
+	int err = 0;
 
-	if (rt->dl_period_ns) {
-		int err = sys_sched_deadline(rt->dl_runtime_ns, rt->dl_period_ns);
-
+	if (s->dl_period_ns) {
+		err = sys_sched_deadline(s->dl_runtime_ns, s->dl_period_ns);
 		if (err)
 			pr_warn("reader %d: SCHED_DEADLINE %llu/%llu ns refused: %s\n", t->idx,
-				(unsigned long long)rt->dl_runtime_ns,
-				(unsigned long long)rt->dl_period_ns, strerror(-err));
+				(unsigned long long)s->dl_runtime_ns,
+				(unsigned long long)s->dl_period_ns, strerror(-err));
 		return;
 	}
 	set_affinity(t);
+	if (s->other) {
+		errno = 0;
+		int nice = getpriority(PRIO_PROCESS, 0);
+
+		err = sys_sched_other(errno ? s->nice : nice + s->nice, s->slice_ns);
+	}
+	if (!err && s->fifo)
+		err = -set_fifo(s->fifo);
+	if (err)
+		pr_warn("reader %d: scheduling refused: %s\n", t->idx, strerror(-err));
+}
+
+/*
+ * sched.boost: a reader whose last pass found a ring near full, or a
+ * loss, runs SCHED_FIFO from then on, until BOOST_HOLD_NS pass without
+ * that; then it is back where it was. Refused (no CAP_SYS_NICE, no
+ * RLIMIT_RTPRIO), it is not asked again.
+ */
+static void adapt(struct record_thread *t, uint64_t now)
+{
+	const struct reader_sched *s = &t->set->sched;
+
+	if (!s->boost)
+		return;
+	if (t->pressed) {
+		t->pressed_ns = now;
+		if (!t->boosted) {
+			int err = set_fifo(s->boost);
+
+			if (err) {
+				pr_debug("reader %d: SCHED_FIFO refused: %s\n", t->idx, strerror(err));
+				t->set->sched.boost = 0;
+				return;
+			}
+			t->boosted = true;
+			t->boosts++;
+		}
+	} else if (t->boosted && now - t->pressed_ns >= BOOST_HOLD_NS) {
+		set_fifo(0);
+		t->boosted = false;
+	}
 }
 
 static void *thread_main(void *arg)
@@ -330,7 +432,9 @@ static void *thread_main(void *arg)
 			fail(t, (int)n);
 			break;
 		}
-		if (t->fast_rings) {
+		adapt(t, now_ns());
+		/* Under SCHED_FIFO a spinning reader would hold its CPU: it sleeps. */
+		if (t->fast_rings && !t->boosted) {
 			t->spins++;
 			continue;
 		}

@@ -31,6 +31,29 @@
 struct output;
 struct record_threads;
 
+/*
+ * How reader threads are scheduled (record_thread__settle). By default
+ * nothing is set here: a reader keeps the nice value it inherits from
+ * the record loop (RECORDER_NICE_BOOST in builtin-record.c) and runs
+ * pinned to its rings' CPUs. The rest are experiments of the loss
+ * benchmark, read from PERFCAP_READER_SCHED (reader_sched__parse).
+ */
+struct reader_sched {
+	bool other;			/* set SCHED_OTHER with nice and slice_ns */
+	int nice;			/* nice value relative to the loop's */
+	uint64_t slice_ns;		/* EEVDF slice request; 0: default */
+	uint64_t dl_runtime_ns, dl_period_ns;	/* SCHED_DEADLINE, unpinned; 0: no */
+	int fifo;			/* SCHED_FIFO priority from the start; 0: no */
+	int boost;			/* SCHED_FIFO priority while its rings run full; 0: no */
+	int pressed_quarters;		/* "full": this many quarters of a ring at a copy */
+};
+
+/*
+ * "deadline:R/P" (microseconds), "nice:N", "slice:US", "fifo:PRIO",
+ * "boost:PRIO", comma-separated. 0, or -EINVAL with why filled in.
+ */
+int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len);
+
 struct record_thread {
 	int idx;
 	struct record_threads *set;
@@ -60,6 +83,11 @@ struct record_thread {
 	_Atomic uint64_t pub_samples, pub_lost;
 	_Atomic int pub_queue;
 	int fast_rings;			/* rings of the last pass that were filling fast */
+	bool pressed;			/* the last pass found a ring near full, or a loss */
+	bool boosted;			/* running SCHED_FIFO (sched.boost) */
+	uint64_t pressed_ns;		/* when pressed last */
+	uint64_t lost_seen;		/* LOST records counted so far */
+	uint64_t boosts;		/* times it went SCHED_FIFO */
 };
 
 struct record_threads {
@@ -72,12 +100,7 @@ struct record_threads {
 	_Atomic int failed;		/* a reader's first error */
 	_Atomic int hung;		/* readers whose rings have all hung up */
 	int main_wake_fd;		/* the record loop's eventfd */
-	/*
-	 * An experiment (PERFCAP_READER_SCHED=deadline:RUNTIME_US/PERIOD_US,
-	 * bench only): readers under SCHED_DEADLINE, unpinned (the kernel
-	 * refuses a deadline task a partial affinity). 0: not used.
-	 */
-	uint64_t dl_runtime_ns, dl_period_ns;
+	struct reader_sched sched;
 };
 
 /*
