@@ -885,6 +885,20 @@ bad:
 			 "fifo:CTL-FIFO[,ACK-FIFO] or fd:CTL-FD[,ACK-FD]", arg);
 }
 
+static int opt_reader_sched(struct record_opts *o, const char *arg, struct parse_state *st,
+			    char *err, int errlen)
+{
+	(void)st;
+	if (!strcmp(arg, "fifo"))
+		o->readers_nice = false;
+	else if (!strcmp(arg, "nice"))
+		o->readers_nice = true;
+	else
+		return usage_err(err, errlen, "invalid --reader-sched value '%s': expected "
+				 "fifo or nice", arg);
+	return 0;
+}
+
 static int opt_status(struct record_opts *o, const char *arg, struct parse_state *st,
 		      char *err, int errlen)
 {
@@ -972,6 +986,9 @@ static const struct opt_def opt_table[] = {
 	    "zstd-compress the data (level 1..22, default 1)"),
 	OPT("realtime", 'r', ARG_REQUIRED, "<prio>", opt_realtime,
 	    "run the recorder with SCHED_FIFO priority 1..99"),
+	OPT("reader-sched", 0, ARG_REQUIRED, "<policy>", opt_reader_sched,
+	    "reader threads: fifo (default: SCHED_FIFO 1 where\n"
+	    "permitted) or nice (normal priority, nice -5)"),
 
 	SECTION("control of the recording:"),
 	OPT("delay", 'D', ARG_REQUIRED, "<ms>", opt_delay,

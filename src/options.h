@@ -97,6 +97,7 @@ struct record_opts {
 	 */
 	const char *writer;
 	int realtime;		/* -r PRIO: SCHED_FIFO priority, 0 off */
+	bool readers_nice;	/* --reader-sched=nice: reader threads stay SCHED_OTHER */
 	uint64_t status_ns;	/* --status=SECONDS: a status line per interval; 0 not given */
 	bool threads;		/* --threads[=spec] */
 	const char *threads_spec; /* its spec, checked; "cpu" when none was given */

@@ -30,13 +30,6 @@
  */
 #define FAST_RING_DIV 4
 #define THREAD_POLL_MS 100
-/*
- * A ring found this full (in quarters) at a copy is near overflow: one
- * more wakeup's delay and the kernel drops. With sched.boost the reader
- * then runs SCHED_FIFO until BOOST_HOLD_NS pass without that.
- */
-#define PRESSED_QUARTERS 3
-#define BOOST_HOLD_NS (1000 * 1000000ULL)
 
 static uint64_t now_ns(void)
 {
@@ -60,7 +53,6 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 			 uint64_t sample_type, uint64_t now)
 {
 	memset(rt, 0, sizeof(*rt));
-	rt->sched.pressed_quarters = PRESSED_QUARTERS;
 	rt->out = out;
 	rt->nr = nr;
 	rt->threaded = threaded;
@@ -68,6 +60,8 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 	atomic_init(&rt->stop, false);
 	atomic_init(&rt->failed, 0);
 	atomic_init(&rt->hung, 0);
+	atomic_init(&rt->fifo_refused, false);
+	atomic_init(&rt->demoted, false);
 	rounds__init(&rt->rounds, nr, now);
 	rt->t = xzalloc(nr * sizeof(*rt->t));
 	for (int i = 0; i < nr; i++) {
@@ -209,7 +203,6 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	int err;
 
 	t->fast_rings = 0;
-	t->pressed = false;
 	for (int i = 0; i < p->nr; i++) {
 		struct mmap_buf *b = p->bufs[i];
 		size_t fresh = b->len - b->fresh;
@@ -218,12 +211,6 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 		/* A ring that filled this much since the last pass is fast. */
 		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			t->fast_rings++;
-		if ((uint64_t)fresh * 4 >= (uint64_t)b->map->size * rt->sched.pressed_quarters)
-			t->pressed = true;
-	}
-	if (record_stats__lost(&t->stats) != t->lost_seen) {
-		t->lost_seen = record_stats__lost(&t->stats);
-		t->pressed = true;
 	}
 	err = mmap__pass_submit(p, now);
 	if (p->round)
@@ -290,7 +277,6 @@ int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, siz
 	int err = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->pressed_quarters = PRESSED_QUARTERS;
 	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long a, b;
@@ -308,13 +294,9 @@ int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, siz
 			s->slice_ns = a * 1000;
 		} else if (sscanf(tok, "fifo:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
 			s->fifo = n;
-		} else if (sscanf(tok, "boost:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
-			s->boost = n;
-		} else if (sscanf(tok, "pressed:%d%c", &n, &c) == 1 && n >= 1 && n <= 4) {
-			s->pressed_quarters = n;
 		} else {
 			snprintf(why, len, "reader scheduling '%s': expected deadline:R/P, "
-				 "nice:N, slice:US (100-100000), fifo:PRIO or boost:PRIO", tok);
+				 "nice:N, slice:US (100-100000) or fifo:PRIO", tok);
 			err = -EINVAL;
 		}
 	}
@@ -376,41 +358,33 @@ void record_thread__settle(struct record_thread *t)
 
 		err = sys_sched_other(errno ? s->nice : nice + s->nice, s->slice_ns);
 	}
-	if (!err && s->fifo)
-		err = -set_fifo(s->fifo);
-	if (err)
+	if (err) {
 		pr_warn("reader %d: scheduling refused: %s\n", t->idx, strerror(-err));
+		return;
+	}
+	if (s->fifo) {
+		err = set_fifo(s->fifo);
+		t->fifo = !err;
+		/* One notice for all the readers; they run on at their nice value. */
+		if (err && !atomic_exchange(&t->set->fifo_refused, true) && s->fifo_notice)
+			pr_warn("readers at normal priority: SCHED_FIFO %d was refused (%s; it "
+				"needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d); rings may overflow "
+				"sooner\n", s->fifo, strerror(err), s->fifo);
+	}
 }
 
-/*
- * sched.boost: a reader whose last pass found a ring near full, or a
- * loss, runs SCHED_FIFO from then on, until BOOST_HOLD_NS pass without
- * that; then it is back where it was. Refused (no CAP_SYS_NICE, no
- * RLIMIT_RTPRIO), it is not asked again.
- */
-static void adapt(struct record_thread *t, uint64_t now)
+int record_threads__demote(struct record_threads *rt)
 {
-	const struct reader_sched *s = &t->set->sched;
+	struct sched_param sp = { .sched_priority = 0 };
+	int n = 0;
 
-	if (!s->boost)
-		return;
-	if (t->pressed) {
-		t->pressed_ns = now;
-		if (!t->boosted) {
-			int err = set_fifo(s->boost);
-
-			if (err) {
-				pr_debug("reader %d: SCHED_FIFO refused: %s\n", t->idx, strerror(err));
-				t->set->sched.boost = 0;
-				return;
-			}
-			t->boosted = true;
-			t->boosts++;
-		}
-	} else if (t->boosted && now - t->pressed_ns >= BOOST_HOLD_NS) {
-		set_fifo(0);
-		t->boosted = false;
-	}
+	if (!rt->sched.fifo || atomic_exchange(&rt->demoted, true))
+		return 0;
+	for (int i = 0; i < rt->nr; i++)
+		if (rt->t[i].started &&
+		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))
+			n++;
+	return n;
 }
 
 static void *thread_main(void *arg)
@@ -432,9 +406,8 @@ static void *thread_main(void *arg)
 			fail(t, (int)n);
 			break;
 		}
-		adapt(t, now_ns());
 		/* Under SCHED_FIFO a spinning reader would hold its CPU: it sleeps. */
-		if (t->fast_rings && !t->boosted) {
+		if (t->fast_rings && !t->fifo) {
 			t->spins++;
 			continue;
 		}

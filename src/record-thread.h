@@ -32,11 +32,13 @@ struct output;
 struct record_threads;
 
 /*
- * How reader threads are scheduled (record_thread__settle). By default
- * nothing is set here: a reader keeps the nice value it inherits from
- * the record loop (RECORDER_NICE_BOOST in builtin-record.c) and runs
- * pinned to its rings' CPUs. The rest are experiments of the loss
- * benchmark, read from PERFCAP_READER_SCHED (reader_sched__parse).
+ * How reader threads are scheduled (record_thread__settle). perfcap's
+ * choice (builtin-record.c, READER_FIFO_PRIO): SCHED_FIFO at priority 1,
+ * pinned to their rings' CPUs, with a notice and their inherited nice
+ * value where that is refused; --reader-sched=nice leaves them at the
+ * nice value of the record loop. Under -r they inherit the loop's
+ * priority and nothing is set here. The other fields are experiments of
+ * the loss benchmark, read from PERFCAP_READER_SCHED (reader_sched__parse).
  */
 struct reader_sched {
 	bool other;			/* set SCHED_OTHER with nice and slice_ns */
@@ -44,13 +46,12 @@ struct reader_sched {
 	uint64_t slice_ns;		/* EEVDF slice request; 0: default */
 	uint64_t dl_runtime_ns, dl_period_ns;	/* SCHED_DEADLINE, unpinned; 0: no */
 	int fifo;			/* SCHED_FIFO priority from the start; 0: no */
-	int boost;			/* SCHED_FIFO priority while its rings run full; 0: no */
-	int pressed_quarters;		/* "full": this many quarters of a ring at a copy */
+	bool fifo_notice;		/* say it once when fifo is refused */
 };
 
 /*
  * "deadline:R/P" (microseconds), "nice:N", "slice:US", "fifo:PRIO",
- * "boost:PRIO", comma-separated. 0, or -EINVAL with why filled in.
+ * comma-separated. 0, or -EINVAL with why filled in.
  */
 int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len);
 
@@ -83,11 +84,7 @@ struct record_thread {
 	_Atomic uint64_t pub_samples, pub_lost;
 	_Atomic int pub_queue;
 	int fast_rings;			/* rings of the last pass that were filling fast */
-	bool pressed;			/* the last pass found a ring near full, or a loss */
-	bool boosted;			/* running SCHED_FIFO (sched.boost) */
-	uint64_t pressed_ns;		/* when pressed last */
-	uint64_t lost_seen;		/* LOST records counted so far */
-	uint64_t boosts;		/* times it went SCHED_FIFO */
+	bool fifo;			/* it runs SCHED_FIFO (sched.fifo): it never spins */
 };
 
 struct record_threads {
@@ -101,6 +98,8 @@ struct record_threads {
 	_Atomic int hung;		/* readers whose rings have all hung up */
 	int main_wake_fd;		/* the record loop's eventfd */
 	struct reader_sched sched;
+	_Atomic bool fifo_refused;	/* a reader's SCHED_FIFO was refused */
+	_Atomic bool demoted;		/* record_threads__demote has run */
 };
 
 /*
@@ -167,8 +166,14 @@ int record_thread__sleep(struct record_thread *t, int timeout_ms);
  */
 int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms);
 
-/* The calling thread is reader t: its scheduling (see dl_*_ns) and affinity. */
+/* The calling thread is reader t: its scheduling (struct reader_sched) and affinity. */
 void record_thread__settle(struct record_thread *t);
+
+/*
+ * Every started reader back to SCHED_OTHER (its nice value), once and only
+ * where perfcap made them SCHED_FIFO (sched.fifo): how many; 0 after the first.
+ */
+int record_threads__demote(struct record_threads *rt);
 
 /* Sums over the readers for the summary. */
 void record_threads__stats(struct record_threads *rt, struct record_stats *s);

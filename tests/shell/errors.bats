@@ -227,6 +227,21 @@ as_nobody() {
 	[ "$n" -gt 100 ]
 }
 
+@test "unprivileged: reader threads at normal priority, with one notice that says why (none with -q)" {
+	nobody_dir
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: one reader is the record loop, never SCHED_FIFO"
+	run as_nobody "$P" record -e cpu-clock:u -o "$NOBODY_DIR/n.data" -- "$W/parallel" -j 1 -t 0.3
+	echo "$output"
+	[ "$status" = 0 ]
+	[ "$(grep -c 'SCHED_FIFO 1 was refused' <<<"$output")" = 1 ]
+	grep -qF 'RLIMIT_RTPRIO' <<<"$output"
+	run as_nobody "$P" record -q -e cpu-clock:u -o "$NOBODY_DIR/q.data" -- "$W/parallel" -j 1 -t 0.3
+	echo "$output"
+	[ "$status" = 0 ]
+	# The command's own line is all there is.
+	! grep -v '^parallel: ' <<<"$output"
+}
+
 stat_of_sample() { stats_norm | stat_of Aggregated SAMPLE; }
 
 # ---- the command line itself ----------------------------------------------------

@@ -188,3 +188,76 @@ threaded_flood() { # writer options...
 		"$BATS_TEST_TMPDIR/record.err"
 	! grep -q 'reader threads' "$BATS_TEST_TMPDIR/record.err"
 }
+
+# "NAME POLICY PRIO" for each reader thread of perfcap PID, read with chrt.
+reader_policies() { # PID
+	local task
+	for task in /proc/$1/task/*; do
+		case $(cat "$task/comm") in perfcap-rd*) ;; *) continue ;; esac
+		echo "$(cat "$task/comm") $(chrt -p "${task##*/}" |
+			sed -n 's/.*policy: //p; s/.*priority: //p' | tr '\n' ' ')"
+	done
+}
+
+@test "reader threads run SCHED_FIFO 1 by default, under an RLIMIT_RTTIME bound; --reader-sched=nice and -r as asked" {
+	need_root
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	command -v chrt >/dev/null || skip "chrt is not installed"
+	for how in default nice rt3; do
+		case $how in
+		default) opts=() ;;
+		nice) opts=(--reader-sched=nice) ;;
+		rt3) opts=(-r 3) ;;
+		esac
+		"$P" record -v "${opts[@]}" -a -e cpu-clock -o s.data -- sleep 1.2 2>rec.err &
+		rec=$!
+		sleep 0.6
+		reader_policies "$rec" >pol
+		limits=$(grep 'Max realtime timeout' "/proc/$rec/limits")
+		wait "$rec"
+		echo "$how: $(cat pol | tr '\n' ';') $limits"
+		[ "$(wc -l <pol)" = "$(nproc)" ]
+		case $how in
+		default)
+			! grep -v 'SCHED_FIFO 1 $' pol
+			grep -F "readers' scheduling: SCHED_FIFO priority 1, RLIMIT_RTTIME 200 ms" rec.err
+			# The soft limit is the bound, in microseconds.
+			[ "$(awk '{ print $4 }' <<<"$limits")" = 200000 ] ;;
+		nice)
+			! grep -v 'SCHED_OTHER 0 $' pol
+			grep -F "readers' scheduling: their nice value (--reader-sched=nice)" rec.err ;;
+		rt3)
+			! grep -v 'SCHED_FIFO 3 $' pol
+			grep -F "readers' scheduling: SCHED_FIFO as -r asks" rec.err ;;
+		esac
+		perf_reads_clean s.data
+	done
+	run -2 "$P" record --reader-sched=deadline -a -o bad.data -- true
+	grep -qF "invalid --reader-sched value 'deadline'" <<<"$output"
+	[ ! -e bad.data ]
+}
+
+@test "a reader over RLIMIT_RTTIME (SIGXCPU): every reader back at normal priority, one message, the recording goes on" {
+	need_root
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	command -v chrt >/dev/null || skip "chrt is not installed"
+	"$P" record -a -e cpu-clock -o x.data -- sleep 1.5 2>rec.err &
+	rec=$!
+	sleep 0.5
+	reader_policies "$rec" >before
+	# What the kernel sends when a SCHED_FIFO thread overruns the soft limit;
+	# twice, as it sends it again each second while the overrun goes on.
+	kill -XCPU "$rec"
+	sleep 0.2
+	kill -XCPU "$rec"
+	sleep 0.2
+	reader_policies "$rec" >after
+	wait "$rec"
+	cat before after rec.err
+	! grep -v 'SCHED_FIFO 1 $' before
+	[ "$(wc -l <after)" = "$(nproc)" ]
+	! grep -v 'SCHED_OTHER 0 $' after
+	[ "$(grep -c 'RLIMIT_RTTIME' rec.err)" = 1 ]
+	grep -F 'the readers run at normal priority from now on' rec.err
+	perf_reads_clean x.data
+}

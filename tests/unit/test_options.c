@@ -170,6 +170,10 @@ static const struct opt_case cases[] = {
 	{ { "--aio=2", "--writer=aio", "-a" },	"system_wide aio=2 writer=aio" },
 	{ { "--writer=sync", "--aio", "-a" },	"!=--aio asks for asynchronous writes; it conflicts with --writer=sync" },
 	{ { "--writer=foo", "-a" },		"!=invalid --writer value 'foo': expected sync, aio or uring" },
+	{ { "--reader-sched=nice", "-a" },	"system_wide readers_nice" },
+	{ { "--reader-sched", "fifo", "-a" },	"system_wide" },
+	{ { "--reader-sched=nice", "--reader-sched=fifo", "-a" }, "system_wide" },
+	{ { "--reader-sched=rr", "-a" },	"!=invalid --reader-sched value 'rr': expected fifo or nice" },
 	{ { "--status=0.5", "-a" },		"system_wide status_ns=500000000" },
 	{ { "--status", "2", "-a" },		"system_wide status_ns=2000000000" },
 	{ { "--status=0", "-a" },		"!=invalid --status value '0': expected seconds, 0.1 to 86400" },
@@ -408,6 +412,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " writer=%s", o->writer);
 	if (o->realtime)
 		strbuf__addf(&sb, " realtime=%d", o->realtime);
+	if (o->readers_nice)
+		strbuf__addf(&sb, " readers_nice");
 	if (o->threads)
 		strbuf__addf(&sb, " threads=%s", o->threads_spec);
 	if (o->status_ns)
