@@ -6,17 +6,24 @@
  * rings in ordinary memory as fast as they can (or at -r MB/s each), the
  * way the kernel fills perf rings: records of -b bytes, data_head published
  * with a release store, a record dropped when the ring has no room. Each
- * producer pokes its ring's reader every eighth of a ring, as the
- * kernel's watermark would wake it.
+ * producer pokes its ring's reader every half ring, as the kernel wakes
+ * perfcap's readers (watermark 0: half the ring).
  *
  *   build/bench/drain [-t READERS] [-p RINGS] [-m RING_KIB] [-b RECORD_BYTES]
  *                     [-r MB_PER_S_PER_RING] [-d SECONDS] [-w sync|aio|uring]
- *                     [-a BUFFERS] -o FILE
+ *                     [-a BUFFERS] [-s] -o FILE
  *
- * Prints one CSV row: readers,rings,ring_kib,record,rate_mb_s,writer,
- * bufs,seconds,produced_mb,dropped_fraction,drained_mb_s,memcpy_mb_s
- * (memcpy_mb_s: one thread copying 64 MiB blocks, measured in the same run,
- * before the drain). Not a test: numbers go to bench/results/.
+ * -s: the readers never sleep (one record_thread__step after another, no
+ * pokes): what the copy-out code moves when waking up costs nothing, to
+ * set against memcpy. Without it a reader sleeps in poll() between passes
+ * as the recorder does, and the wakeups are part of the cost.
+ *
+ * Prints one CSV row: readers,rings,ring_kib,record,rate_mb_s,writer (-spin with -s),
+ * bufs,seconds,produced_mb,dropped_fraction,drained_mb_s,memcpy_mb_s,
+ * reader_cpu_s,drained_mb_per_cpu_s (memcpy_mb_s: one thread copying
+ * 64 MiB blocks, measured in the same run, before the drain; reader_cpu_s:
+ * the reader threads' CPU time, user and system, while the producers ran;
+ * the last column is what the readers moved per second of their CPU). Not a test: numbers go to bench/results/.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +59,7 @@ static struct record_threads rt;
 static int rec_bytes = 256;
 static double rate_mb_s;		/* per ring; 0: as fast as it can */
 static _Atomic bool stop;
+static bool spin;			/* -s: readers step without sleeping */
 
 static double now_s(void)
 {
@@ -66,7 +74,7 @@ static void *produce(void *arg)
 	struct ring *r = arg;
 	unsigned char rec[65536];
 	struct perf_event_header *h = (void *)rec;
-	uint64_t next_poke = r->size / 8, t = 0;
+	uint64_t next_poke = r->size / 2, t = 0;
 	double start = now_s();
 
 	memset(rec, 0xab, sizeof(rec));
@@ -97,13 +105,24 @@ static void *produce(void *arg)
 		/* Release: the record is in place before the reader sees the head. */
 		__atomic_store_n(&r->pc->data_head, head + rec_bytes, __ATOMIC_RELEASE);
 		r->produced += rec_bytes;
-		if (head + rec_bytes >= next_poke) {
+		if (!spin && head + rec_bytes >= next_poke) {
 			uint64_t one = 1;
 
 			(void)!write(rt.t[r->reader].wake_fd, &one, sizeof(one));
-			next_poke = head + rec_bytes + r->size / 8;
+			next_poke = head + rec_bytes + r->size / 2;
 		}
 	}
+	return NULL;
+}
+
+/* -s: a reader that goes from pass to pass without sleeping. */
+static void *spin_reader(void *arg)
+{
+	struct record_thread *t = arg;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+		if (record_thread__step(t, 0, false) < 0)
+			break;
 	return NULL;
 }
 
@@ -139,9 +158,11 @@ int main(int argc, char **argv)
 	int **idx, *nr_idx, fd;
 	uint64_t produced = 0, dropped = 0, drained;
 	struct stat st;
-	double mc, t0, t1;
+	double mc, t0, t1, reader_cpu = 0;
 
-	while ((opt = getopt(argc, argv, "t:p:m:b:r:d:w:a:o:")) != -1) {
+	pthread_t *spinners;
+
+	while ((opt = getopt(argc, argv, "t:p:m:b:r:d:w:a:o:s")) != -1) {
 		switch (opt) {
 		case 't': readers = atoi(optarg); break;
 		case 'p': nr = atoi(optarg); break;
@@ -152,9 +173,10 @@ int main(int argc, char **argv)
 		case 'w': wname = optarg; break;
 		case 'a': bufs = atoi(optarg); break;
 		case 'o': path = optarg; break;
+		case 's': spin = true; break;
 		default:
 			fprintf(stderr, "usage: drain [-t readers] [-p rings] [-m ring_kib] [-b record] "
-				"[-r MB/s per ring] [-d s] [-w sync|aio|uring] [-a bufs] -o FILE\n");
+				"[-r MB/s per ring] [-d s] [-w sync|aio|uring] [-a bufs] [-s] -o FILE\n");
 			return 2;
 		}
 	}
@@ -195,18 +217,33 @@ int main(int argc, char **argv)
 	}
 	if (record_threads__init(&rt, &out, maps, readers, idx, nr_idx, NULL, true, -1,
 				 PERF_SAMPLE_TIME, 0) ||
-	    record_threads__writers(&rt, ops, bufs) || record_threads__start(&rt))
+	    record_threads__writers(&rt, ops, bufs) || (!spin && record_threads__start(&rt)))
 		return 1;
+	spinners = calloc(readers, sizeof(*spinners));
+	for (int i = 0; spin && i < readers; i++)
+		pthread_create(&spinners[i], NULL, spin_reader, &rt.t[i]);
 	t0 = now_s();
 	for (int i = 0; i < nr; i++)
 		pthread_create(&rings[i].tid, NULL, produce, &rings[i]);
 	usleep((useconds_t)(secs * 1e6));
+	/* The readers' CPU time while the producers ran, read before they stop. */
+	for (int i = 0; i < readers; i++) {
+		clockid_t cid;
+		struct timespec ts;
+
+		if (!pthread_getcpuclockid(spin ? spinners[i] : rt.t[i].tid, &cid) &&
+		    !clock_gettime(cid, &ts))
+			reader_cpu += ts.tv_sec + ts.tv_nsec / 1e9;
+	}
 	atomic_store(&stop, true);
 	for (int i = 0; i < nr; i++) {
 		pthread_join(rings[i].tid, NULL);
 		produced += rings[i].produced;
 		dropped += rings[i].dropped;
 	}
+	for (int i = 0; spin && i < readers; i++)
+		pthread_join(spinners[i], NULL);
+	free(spinners);
 	record_threads__stop(&rt);
 	record_threads__last_pass(&rt, 0);
 	record_threads__drain(&rt);
@@ -218,10 +255,11 @@ int main(int argc, char **argv)
 	}
 	/* Reserved bytes: with -o /dev/null the file stays empty. */
 	drained = output__head(&out);
-	printf("%d,%d,%d,%d,%g,%s,%d,%.2f,%.1f,%.4f,%.0f,%.0f\n", readers, nr, kib, rec_bytes,
-	       rate_mb_s, wname, bufs, t1 - t0, produced / 1e6,
+	printf("%d,%d,%d,%d,%g,%s%s,%d,%.2f,%.1f,%.4f,%.0f,%.0f,%.3f,%.0f\n", readers, nr, kib, rec_bytes,
+	       rate_mb_s, wname, spin ? "-spin" : "", bufs, t1 - t0, produced / 1e6,
 	       produced + dropped ? (double)dropped / (produced + dropped) : 0,
-	       drained / 1e6 / (t1 - t0), mc);
+	       drained / 1e6 / (t1 - t0), mc, reader_cpu,
+	       reader_cpu > 0 ? drained / 1e6 / reader_cpu : 0);
 	record_threads__exit(&rt);
 	for (int i = 0; i < nr; i++)
 		mmap__close(&maps[i]);

@@ -12,7 +12,9 @@
 # 4 minutes on 16 CPUs). Keep a device call's timeout under its 10-minute
 # limit; the session has 15 minutes of device time in all.
 # The raw rows are written as they come, so a run cut short still leaves
-# what it measured in $OUT/bench/raw.csv.
+# what it measured in $OUT/bench/raw.csv. The device refuses real-time
+# priority: perfcap's readers say once that SCHED_FIFO was refused and run
+# at their nice value there, so its numbers are --reader-sched=nice's.
 #
 # Each carried program runs under the carried loader and libraries
 # (`ld-linux --library-path .carry/lib PROGRAM`), through wrapper scripts
@@ -45,7 +47,9 @@ if [ $# = 0 ]; then
 	set -- -r 3 -d 2 -s dwarf-small,tpflood -w perfcap,perfcap-threads,perf,perf-aio,perf-threads
 	# What one reader and N readers drain, next to memcpy, on this machine.
 	{
-		echo "readers,rings,ring_kib,record,rate_mb_s,writer,bufs,seconds,produced_mb,dropped_fraction,drained_mb_s,memcpy_mb_s,target"
+		echo "readers,rings,ring_kib,record,rate_mb_s,writer,bufs,seconds,produced_mb,dropped_fraction,drained_mb_s,memcpy_mb_s,reader_cpu_s,drained_mb_per_cpu_s,target"
+		# The copy-out alone, against memcpy (drained_mb_per_cpu_s / memcpy_mb_s).
+		echo "$("$B/drain" -t 1 -p 1 -d 2 -o /dev/null),/dev/null"
 		for dest in /dev/shm/perfcap-drain "$PWD/perfcap-drain.out"; do
 			# Flat out: what one reader moves at most.
 			echo "$("$B/drain" -t 1 -p 1 -d 2 -o "$dest"),$dest"
