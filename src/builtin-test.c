@@ -813,7 +813,7 @@ static int test_disk_full(struct test_ctx *t)
 		return TEST_SKIP;
 	start = now_s();
 	rc = record(t, opts + !system_wide, system_wide ? "20" : "3", "2", "rec.out",
-		    "PERFCAP_FAULT_INJECT=enospc@5");
+		    "PERFCAP_FAULT_INJECT=enospc@12");
 	took = now_s() - start;
 	CHECK(rc == 1, "disk full: want exit 1, got %d", rc);
 	CHECK(count_in_file("rec.out", "No space left on device") == 1,
@@ -823,7 +823,12 @@ static int test_disk_full(struct test_ctx *t)
 	/* What was written before the failure is readable, up to its end. */
 	if (read_back("full.data", &fs))
 		return TEST_FAIL;
-	CHECK(fs.samples > 0, "nothing of the first four writes is in the file");
+	/*
+	 * The 12th write fails: the readers run before the events, and a round
+	 * may have one write a few records of the command's start before any
+	 * sample (with the 5th, some runs kept no sample).
+	 */
+	CHECK(fs.samples > 0, "no sample of the first eleven writes is in the file");
 	return TEST_OK;
 }
 

@@ -42,15 +42,15 @@ writer_opts() { # sync|aio|aio4|uring
 	disk_full $(writer_opts uring)
 }
 
-@test "EIO on the 5th data write, sync writer: exit 1, file readable" {
+@test "EIO on the 12th data write, sync writer: exit 1, file readable" {
 	eio $(writer_opts sync)
 }
 
-@test "EIO on the 5th data write, --aio: exit 1, file readable" {
+@test "EIO on the 12th data write, --aio: exit 1, file readable" {
 	eio $(writer_opts aio)
 }
 
-@test "EIO on the 5th data write, --writer=uring: exit 1, file readable" {
+@test "EIO on the 12th data write, --writer=uring: exit 1, file readable" {
 	eio $(writer_opts uring)
 }
 
