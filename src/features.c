@@ -941,6 +941,30 @@ const int perfcap_features[] = {
 	-1,
 };
 
+void features__each(const struct feature_env *env, bool (*skip)(int feat),
+		    void (*fn)(void *arg, int feat, const void *payload, size_t len), void *arg)
+{
+	struct strbuf one;
+
+	strbuf__init(&one);
+	for (int i = 0; perfcap_features[i] >= 0; i++) {
+		int feat = perfcap_features[i], err;
+
+		if (skip && skip(feat))
+			continue;
+		strbuf__reset(&one);
+		err = feature__write(feat, env, &one);
+		if (err == -ENOENT)
+			continue;
+		if (err) {
+			pr_warn("feature %d not written: %s\n", feat, strerror(-err));
+			continue;
+		}
+		fn(arg, feat, one.data, one.len);
+	}
+	strbuf__exit(&one);
+}
+
 int feature__write(int feat, const struct feature_env *env, struct strbuf *sb)
 {
 	size_t start = sb->len;

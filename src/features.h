@@ -70,4 +70,14 @@ int feature__write(int feat, const struct feature_env *env, struct strbuf *sb);
 /* Every feature perfcap knows how to write, in bit order; ends with -1. */
 extern const int perfcap_features[];
 
+/*
+ * Each feature of perfcap_features that applies to this recording, in
+ * bit order, handed to fn with its payload; those for which skip (if not
+ * NULL) says true are left out. A feature that fails to build is named in
+ * a warning and left out. Used for the file's feature sections
+ * (perf-data.c) and the pipe's FEATURE records (pipe-data.c).
+ */
+void features__each(const struct feature_env *env, bool (*skip)(int feat),
+		    void (*fn)(void *arg, int feat, const void *payload, size_t len), void *arg);
+
 #endif

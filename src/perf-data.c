@@ -94,12 +94,31 @@ static int write_header(struct perf_data *pd)
 	return pwrite_whole(SYS_FAULT_HEADER, pd->out->fd, &pd->header, sizeof(pd->header), 0);
 }
 
+/* The feature sections as features__each hands them over: payloads and their table. */
+struct feature_table {
+	struct perf_file_section *table;
+	struct strbuf *payloads;
+	struct perf_file_header *h;
+	int nr;
+};
+
+static void feature_section(void *arg, int feat, const void *payload, size_t len)
+{
+	struct feature_table *ft = arg;
+
+	ft->table[ft->nr].offset = ft->payloads->len; /* relative for now */
+	ft->table[ft->nr].size = len;
+	strbuf__add(ft->payloads, payload, len);
+	ft->h->adds_features[feat / 64] |= 1ULL << (feat % 64);
+	ft->nr++;
+}
+
 int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 {
 	struct output *o = pd->out;
 	struct perf_file_header *h = &pd->header;
 	struct perf_file_section *table;
-	struct strbuf payloads, one;
+	struct strbuf payloads;
 	uint64_t table_off, feat_off;
 	int nr = 0, err, i;
 
@@ -122,23 +141,11 @@ int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 	/* Payloads first in memory, so the table knows every offset. */
 	table = xzalloc(HEADER_FEAT_BITS * sizeof(*table));
 	strbuf__init(&payloads);
-	strbuf__init(&one);
-	for (i = 0; perfcap_features[i] >= 0; i++) {
-		int feat = perfcap_features[i];
+	{
+		struct feature_table ft = { .table = table, .payloads = &payloads, .h = h };
 
-		strbuf__reset(&one);
-		err = feature__write(feat, env, &one);
-		if (err == -ENOENT)
-			continue;
-		if (err) {
-			pr_warn("feature %d not written: %s\n", feat, strerror(-err));
-			continue;
-		}
-		table[nr].offset = payloads.len; /* relative for now */
-		table[nr].size = one.len;
-		strbuf__add(&payloads, one.data, one.len);
-		h->adds_features[feat / 64] |= 1ULL << (feat % 64);
-		nr++;
+		features__each(env, NULL, feature_section, &ft);
+		nr = ft.nr;
 	}
 
 	/* The table sits right at data end: perf finds it at data.offset + data.size. */
@@ -172,6 +179,5 @@ int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 out:
 	free(table);
 	strbuf__exit(&payloads);
-	strbuf__exit(&one);
 	return err;
 }

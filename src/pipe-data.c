@@ -69,6 +69,17 @@ static int add_feature(struct strbuf *sb, int feat, const void *payload, size_t 
 	return 0;
 }
 
+/* Not features in a pipe (pipe-data.h): they go as records of their own. */
+static bool not_in_pipe(int feat)
+{
+	return feat == HEADER_TRACING_DATA || feat == HEADER_BUILD_ID;
+}
+
+static void feature_record(void *sb, int feat, const void *payload, size_t len)
+{
+	add_feature(sb, feat, payload, len);
+}
+
 /*
  * EVENT_UPDATE NAME: header, u64 type, u64 id, the name. perf sizes it
  * as its struct (40 bytes, with a union) plus the name and its NUL,
@@ -149,7 +160,6 @@ static void add_build_ids(struct strbuf *sb, const struct feature_env *env)
 int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb)
 {
 	uint64_t magic = PERF_MAGIC2, size = PERF_PIPE_HEADER_SIZE;
-	struct strbuf one;
 	int err = 0;
 
 	strbuf__add(sb, &magic, sizeof(magic));
@@ -159,24 +169,7 @@ int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb)
 		if (err)
 			return err;
 	}
-	strbuf__init(&one);
-	for (int i = 0; perfcap_features[i] >= 0; i++) {
-		int feat = perfcap_features[i];
-
-		/* Not features in a pipe (pipe-data.h). */
-		if (feat == HEADER_TRACING_DATA || feat == HEADER_BUILD_ID)
-			continue;
-		strbuf__reset(&one);
-		err = feature__write(feat, env, &one);
-		if (err == -ENOENT)
-			continue;
-		if (err) {
-			pr_warn("feature %d not written: %s\n", feat, strerror(-err));
-			continue;
-		}
-		add_feature(sb, feat, one.data, one.len);
-	}
-	strbuf__exit(&one);
+	features__each(env, not_in_pipe, feature_record, sb);
 	add_feature(sb, HEADER_LAST_FEATURE, NULL, 0);
 	if (env->nr_tracepoints > 0) {
 		err = add_tracing_data(sb, env);
