@@ -501,7 +501,8 @@ static bool take_child_signal(void)
  * of its CPUs.
  */
 /*
- * The reader threads run SCHED_FIFO at priority 1 (the lowest real-time
+ * The readers (the reader threads, or the loop where it is the only
+ * reader) run SCHED_FIFO at priority 1 (the lowest real-time
  * priority: above every normal task, below any real-time task of the
  * system), pinned to their rings' CPUs. A ring's watermark then gets its
  * reader on that CPU at once, where at nice -5 it waited for the
@@ -572,7 +573,8 @@ static int setup_readers(struct record *rec)
 	}
 	err = record_threads__init(&rec->readers, &rec->out, el->mmaps, nr, idx, nr_idx, aff,
 				   threaded, wake_fd, el->evsels[0]->attr.sample_type, now_ns());
-	if (threaded && !o->realtime && !o->readers_nice) {
+	/* Every reader: the threads, or the loop where it is the only one. */
+	if (!o->realtime && !o->readers_nice) {
 		rec->readers.sched.fifo = READER_FIFO_PRIO;
 		rec->readers.sched.fifo_notice = !o->quiet;
 	}
@@ -583,7 +585,7 @@ static int setup_readers(struct record *rec)
 		if (!err && e && reader_sched__parse(&rec->readers.sched, e, why, sizeof(why)))
 			pr_warn("PERFCAP_READER_SCHED ignored: %s\n", why);
 	}
-	if (!err && verbose > 0 && threaded)
+	if (!err && verbose > 0)
 		fprintf(stderr, "[ perfcap record: readers' scheduling: %s ]\n",
 			o->realtime ? "SCHED_FIFO as -r asks, inherited from the loop" :
 			rec->readers.sched.fifo ? "SCHED_FIFO priority 1, RLIMIT_RTTIME " READER_RTTIME_TEXT :
@@ -1057,8 +1059,6 @@ static int record__loop(struct record *rec)
 	uint64_t last_tick = 0;
 	int err = 0;
 
-	if (t && rt->sched.dl_period_ns)
-		record_thread__settle(t);
 	status_start(rec, now_ns());
 	if (!err)
 		err = control__start(&rec->control, wake_fd);
@@ -1106,7 +1106,8 @@ static int record__loop(struct record *rec)
 			break;
 		if (rec->nr_targets && tick && targets_gone(rec))
 			break;
-		if (t && t->fast_rings) {
+		/* Under SCHED_FIFO the loop would hold its CPU: it sleeps. */
+		if (t && t->fast_rings && !t->fifo) {
 			t->spins++;
 			continue;
 		}
@@ -1680,6 +1681,9 @@ static int record__start(struct record *rec)
 	 */
 	if (rec->readers.sched.fifo && !o->realtime)
 		bound_rttime();
+	/* The loop as the only reader takes the readers' scheduling itself. */
+	if (!rec->readers.threaded)
+		record_thread__settle(&rec->readers.t[0]);
 	err = record_threads__start(&rec->readers);
 	if (err)
 		return err;

@@ -380,6 +380,9 @@ int record_threads__demote(struct record_threads *rt)
 
 	if (!rt->sched.fifo || atomic_exchange(&rt->demoted, true))
 		return 0;
+	/* The loop as the only reader: it is the caller. */
+	if (!rt->threaded)
+		return !pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	for (int i = 0; i < rt->nr; i++)
 		if (rt->t[i].started &&
 		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))

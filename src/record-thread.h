@@ -171,7 +171,8 @@ void record_thread__settle(struct record_thread *t);
 
 /*
  * Every started reader back to SCHED_OTHER (its nice value), once and only
- * where perfcap made them SCHED_FIFO (sched.fifo): how many; 0 after the first.
+ * where perfcap made them SCHED_FIFO (sched.fifo): how many; 0 after the
+ * first. Without reader threads the loop is the reader, and the caller.
  */
 int record_threads__demote(struct record_threads *rt);
 

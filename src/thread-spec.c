@@ -277,7 +277,11 @@ int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const 
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
-	if (cpus->nr <= 1 || cpus->nr <= cpus_per_reader) {
+	/*
+	 * One recorded CPU gets a reader thread too: the loop blocks while the
+	 * command execs (6-7 ms), and a ring of DWARF stacks overflows in one.
+	 */
+	if (cpus->nr < 1 || cpus->cpu[0] < 0 || (cpus->nr > 1 && cpus->nr <= cpus_per_reader)) {
 		snprintf(why, whylen, "the record loop reads all %d rings (up to %d CPUs per "
 			 "reader)", cpus->nr, cpus_per_reader);
 		return 0;

@@ -45,7 +45,9 @@ void thread_spec__exit(struct thread_spec *ts);
  * Without --threads perfcap chooses: a reader thread per group of at most
  * THREAD_SPEC_CPUS_PER_READER recorded CPUs, whole cores (SMT siblings
  * together, even past the number) within a package, each running on its
- * group's CPUs; a single recorded CPU gets the record loop alone.
+ * group's CPUs, a single recorded CPU included. The record loop alone
+ * reads the rings of per-thread events (no CPU), or of several CPUs when
+ * one reader is to take them all (PERFCAP_CPUS_PER_READER, for tests).
  *
  * One core per reader. On the 2-CPU VM, interleaved, 5 reps each
  * (bench/results/2026-12-01-threads-vs-perf/, -reader-sched/): with a

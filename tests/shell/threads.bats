@@ -261,3 +261,25 @@ reader_policies() { # PID
 	grep -F 'the readers run at normal priority from now on' rec.err
 	perf_reads_clean x.data
 }
+
+@test "one recorded CPU has a reader thread of its own; the record loop as the only reader runs SCHED_FIFO 1 too" {
+	need_root
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	command -v chrt >/dev/null || skip "chrt is not installed"
+	pc_record -v -C 1 -e cpu-clock -o c.data -- sleep 0.2
+	grep -F "[ perfcap record: readers: 1 reader threads for 1 CPUs" "$BATS_TEST_TMPDIR/record.err"
+	grep -F "rings of CPUs 1 on CPUs 1 ]" "$BATS_TEST_TMPDIR/record.err"
+	perf_reads_clean c.data
+	# The loop alone (every CPU to one reader): the loop takes the readers' scheduling.
+	PERFCAP_CPUS_PER_READER=$(nproc) "$P" record -v -a -e cpu-clock -o l.data -- sleep 1 2>rec.err &
+	rec=$!
+	sleep 0.5
+	pol=$(chrt -p "$rec" | sed -n 's/.*policy: //p; s/.*priority: //p' | tr '\n' ' ')
+	wait "$rec"
+	echo "loop: $pol"
+	cat rec.err
+	[ "$pol" = "SCHED_FIFO 1 " ]
+	grep -F "the record loop reads all" rec.err
+	grep -F "readers' scheduling: SCHED_FIFO priority 1" rec.err
+	perf_reads_clean l.data
+}

@@ -149,15 +149,16 @@ static void test_no_topology_means_a_thread_per_cpu(void **state)
 	cpu_map__delete(c);
 }
 
-/* perfcap's own choice: the loop alone up to N CPUs, else whole cores per package in groups of N. */
+/* perfcap's own choice: the loop alone for 2..N CPUs, else whole cores per package in groups of N. */
 static void test_auto(void **state)
 {
 	static const struct { int per; const char *cpus, *want; } rows[] = {
 		{ 16, "0-7", "" },
 		{ 8, "0-7", "" },
-		/* The default: a reader per core; one CPU alone is the loop's. */
+		/* The default: a reader per core; one CPU too has a reader thread. */
 		{ 1, "0-7", "0,4/0,4;1,5/1,5;2,6/2,6;3,7/3,7" },
-		{ 1, "3", "" },
+		{ 1, "3", "3/3" },
+		{ 4, "3", "3/3" },
 		{ 1, "0-1", "0/0;1/1" },
 		{ 4, "0-7", "0-1,4-5/0-1,4-5;2-3,6-7/2-3,6-7" },
 		/* A group is never split across packages, nor a core across groups. */
