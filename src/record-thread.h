@@ -85,6 +85,7 @@ struct record_thread {
 	_Atomic int pub_queue;
 	int fast_rings;			/* rings of the last pass that were filling fast */
 	bool fifo;			/* it runs SCHED_FIFO (sched.fifo): it never spins */
+	bool ready;			/* counted in set->ready */
 };
 
 struct record_threads {
@@ -100,6 +101,7 @@ struct record_threads {
 	struct reader_sched sched;
 	_Atomic bool fifo_refused;	/* a reader's SCHED_FIFO was refused */
 	_Atomic bool demoted;		/* record_threads__demote has run */
+	_Atomic int ready;		/* readers settled and past their first step */
 };
 
 /*
@@ -141,6 +143,11 @@ int record_threads__compress(struct record_threads *rt, const struct writer_ops 
 /* zstd's totals over the stages: bytes in, COMPRESSED bytes out. */
 void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out);
 /* Start the reader threads (--threads) and the compression stages (-z). */
+/*
+ * Start the stages and the reader threads, and wait (at most 1 s) until
+ * each reader is settled on its CPUs, at its priority, and past its first
+ * step, so that the events can go on with every reader ready.
+ */
 int record_threads__start(struct record_threads *rt);
 /* Tell the threads to stop, wait for them. Returns the first reader error. */
 int record_threads__stop(struct record_threads *rt);
