@@ -509,7 +509,9 @@ static bool take_child_signal(void)
  * workload's slice: with DWARF stacks on 32 KiB rings (a ring lasts
  * 0.8 ms) the readers at nice -5 lost 0.84% and perf -r 1 0.07%; at
  * SCHED_FIFO 1 they lost 0.04%, less than perf -r 1 in 6 of 7 reps, at
- * 0.32x its CPU (bench/results/2026-12-01-readers-first). A reader only
+ * 0.32x its CPU (bench/results/2026-12-01-readers-first); and once the
+ * events waited for the readers to be ready (record_threads__start),
+ * 0.01% against 0.02%, 7 of 9 (2026-12-01-ready-wait). A reader only
  * runs when its ring reaches the watermark, copies, writes and sleeps;
  * under SCHED_FIFO it never spins (record_thread.c). What bounds it
  * beyond that: RLIMIT_RTTIME. A reader that runs READER_RTTIME_US of CPU
