@@ -496,11 +496,6 @@ static bool take_child_signal(void)
 /* ---- the readers ------------------------------------------------------ */
 
 /*
- * Who drains which ring: without --threads the record loop drains all of
- * them; with it, a reader thread per group of the layout, over the rings
- * of its CPUs.
- */
-/*
  * The readers (the reader threads, or the loop where it is the only
  * reader) run SCHED_FIFO at priority 1 (the lowest real-time
  * priority: above every normal task, below any real-time task of the
@@ -513,7 +508,7 @@ static bool take_child_signal(void)
  * events waited for the readers to be ready (record_threads__start),
  * 0.01% against 0.02%, 7 of 9 (2026-12-01-ready-wait). A reader only
  * runs when its ring reaches the watermark, copies, writes and sleeps;
- * under SCHED_FIFO it never spins (record_thread.c). What bounds it
+ * under SCHED_FIFO it never spins (record-thread.c). What bounds it
  * beyond that: RLIMIT_RTTIME. A reader that runs READER_RTTIME_US of CPU
  * without sleeping (it could, draining many busy CPUs' rings) brings
  * SIGXCPU, and every reader goes back to its nice value for the rest of
@@ -521,8 +516,12 @@ static bool take_child_signal(void)
  */
 #define READER_FIFO_PRIO 1
 #define READER_RTTIME_US 200000
-#define READER_RTTIME_TEXT "200 ms"
 
+/*
+ * Who drains which ring: a reader thread per group of the layout, over
+ * the rings of its CPUs (--threads, or perfcap's choice,
+ * thread_spec__auto), or the record loop alone.
+ */
 static int setup_readers(struct record *rec)
 {
 	struct evlist *el = &rec->evlist;
@@ -587,11 +586,15 @@ static int setup_readers(struct record *rec)
 		if (!err && e && reader_sched__parse(&rec->readers.sched, e, why, sizeof(why)))
 			pr_warn("PERFCAP_READER_SCHED ignored: %s\n", why);
 	}
-	if (!err && verbose > 0)
-		fprintf(stderr, "[ perfcap record: readers' scheduling: %s ]\n",
-			o->realtime ? "SCHED_FIFO as -r asks, inherited from the loop" :
-			rec->readers.sched.fifo ? "SCHED_FIFO priority 1, RLIMIT_RTTIME " READER_RTTIME_TEXT :
-			"their nice value (--reader-sched=nice)");
+	if (!err && verbose > 0 && o->realtime)
+		fprintf(stderr, "[ perfcap record: readers' scheduling: SCHED_FIFO as -r asks, "
+			"inherited from the loop ]\n");
+	else if (!err && verbose > 0 && rec->readers.sched.fifo)
+		fprintf(stderr, "[ perfcap record: readers' scheduling: SCHED_FIFO priority %d, "
+			"RLIMIT_RTTIME %d ms ]\n", rec->readers.sched.fifo, READER_RTTIME_US / 1000);
+	else if (!err && verbose > 0)
+		fprintf(stderr, "[ perfcap record: readers' scheduling: their nice value "
+			"(--reader-sched=nice) ]\n");
 	if (!err && verbose > 0 && threaded) {
 		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s):", nr,
 			o->threads_spec);
@@ -1059,11 +1062,10 @@ static int record__loop(struct record *rec)
 	/* Without --threads this loop is the one reader. */
 	struct record_thread *t = rt->threaded ? NULL : &rt->t[0];
 	uint64_t last_tick = 0;
-	int err = 0;
+	int err;
 
 	status_start(rec, now_ns());
-	if (!err)
-		err = control__start(&rec->control, wake_fd);
+	err = control__start(&rec->control, wake_fd);
 	while (!err && !done_signal) {
 		uint64_t now = now_ns();
 		bool tick, chld, hung;
@@ -1096,8 +1098,8 @@ static int record__loop(struct record *rec)
 		if (rttime_signal) {
 			rttime_signal = 0;
 			if (record_threads__demote(rt) && verbose >= 0)
-				pr_warn("a reader ran %s without sleeping (RLIMIT_RTTIME): the readers "
-					"run at normal priority from now on\n", READER_RTTIME_TEXT);
+				pr_warn("a reader ran %d ms without sleeping (RLIMIT_RTTIME): the readers "
+					"run at normal priority from now on\n", READER_RTTIME_US / 1000);
 		}
 		status_tick(rec, now);
 		err = record__control_tick(rec, now);
@@ -1648,7 +1650,6 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 	return err;
 }
 
-/* Phase 5: -r, the events on (or at the command's exec), the command started, -D. */
 /* The soft RLIMIT_RTTIME for SCHED_FIFO readers (READER_RTTIME_US), within the hard one. */
 static void bound_rttime(void)
 {
@@ -1665,6 +1666,10 @@ static void bound_rttime(void)
 	}
 }
 
+/*
+ * Phase 5: -r, the readers started and ready, the events on (or at the
+ * command's exec), the command started, -D.
+ */
 static int record__start(struct record *rec)
 {
 	struct record_opts *o = &rec->opts;
@@ -1675,17 +1680,17 @@ static int record__start(struct record *rec)
 		if (err)
 			return err;
 	}
-	/*
-	 * The reader threads run before the first event is: until the
-	 * command has exec'd (workload__start waits for it, 6-7 ms for sleep
-	 * here) nothing else drains the rings, and with DWARF stacks on
-	 * 32 KiB rings the kernel dropped 20-60 samples a CPU in that gap.
-	 */
 	if (rec->readers.sched.fifo && !o->realtime)
 		bound_rttime();
 	/* The loop as the only reader takes the readers' scheduling itself. */
 	if (!rec->readers.threaded)
 		record_thread__settle(&rec->readers.t[0]);
+	/*
+	 * The reader threads run, and are ready, before the first event is:
+	 * until the command has exec'd (workload__start waits for it, 6-7 ms
+	 * for sleep here) nothing else drains the rings, and with DWARF stacks
+	 * on 32 KiB rings the kernel dropped 20-60 samples a CPU in that gap.
+	 */
 	err = record_threads__start(&rec->readers);
 	if (err)
 		return err;

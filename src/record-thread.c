@@ -385,7 +385,7 @@ int record_threads__demote(struct record_threads *rt)
 		return 0;
 	/* The loop as the only reader: it is the caller. */
 	if (!rt->threaded)
-		return !pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+		return !set_fifo(0);
 	for (int i = 0; i < rt->nr; i++)
 		if (rt->t[i].started &&
 		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))

@@ -142,7 +142,6 @@ int record_threads__compress(struct record_threads *rt, const struct writer_ops 
 			     int level, size_t ring_size, int nr_bufs);
 /* zstd's totals over the stages: bytes in, COMPRESSED bytes out. */
 void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out);
-/* Start the reader threads (--threads) and the compression stages (-z). */
 /*
  * Start the stages and the reader threads, and wait (at most 1 s) until
  * each reader is settled on its CPUs, at its priority, and past its first
