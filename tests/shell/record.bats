@@ -356,7 +356,8 @@ nice_of() { awk '{ print $19 }' "$1"; }
 		sh -c 'sleep 0.5; awk '"'"'{ print $19 }'"'"' /proc/$$/stat > work.nice' &
 	rec=$!
 	sleep 0.3
-	nices=$(for t in /proc/$rec/task/*; do nice_of "$t/stat"; done)
+	# glibc's AIO helpers come and go: a task listed may be gone when read.
+	nices=$(for t in /proc/$rec/task/*; do nice_of "$t/stat" 2>/dev/null || true; done)
 	wait "$rec"
 	echo "recorder threads: $(echo $nices); workload: $(cat work.nice); started at: $start"
 	# The loop and glibc's AIO helper thread, both 5 above the start.
