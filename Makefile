@@ -40,9 +40,10 @@ else
   QUIET_LD = @echo '  LD      '$@;
 endif
 
-SRCS      := $(wildcard src/*.c)
-LIB_OBJS  := $(patsubst src/%.c,$(OUT)/%.o,$(filter-out src/main.c,$(SRCS)))
-MAIN_OBJ  := $(OUT)/main.o
+# src/ is in wings (src/README.md): every .c of every wing goes into the library.
+SRCS      := $(wildcard src/*.c src/*/*.c)
+LIB_OBJS  := $(patsubst src/%.c,$(OUT)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
+MAIN_OBJ  := $(OUT)/cli/main.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
@@ -63,6 +64,7 @@ $(OUT)/libperfcap.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(OUT)/%.o: src/%.c | $(OUT)
+	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -iquote $(OUT) -MMD -MP -c -o $@ $<
 
 $(OUT)/tests/%: tests/unit/%.c $(OUT)/libperfcap.a | $(OUT)/tests
@@ -73,7 +75,7 @@ $(OUT)/tests/%: tests/unit/%.c $(OUT)/libperfcap.a | $(OUT)/tests
 # Rewritten only when the version changes, so that only what includes
 # version.h is rebuilt, and only then.
 VERSION := $(shell scripts/version.sh)
-VERSION_USERS := $(OUT)/main.o $(OUT)/features.o $(OUT)/tests/test_features
+VERSION_USERS := $(OUT)/cli/main.o $(OUT)/format/features.o $(OUT)/tests/test_features
 $(VERSION_USERS): $(OUT)/perfcap-version.h
 $(OUT)/perfcap-version.h: FORCE | $(OUT)
 	$(Q)echo '#define PERFCAP_VERSION "$(VERSION)"' >$@.tmp && \
@@ -104,6 +106,7 @@ FUZZERS     := $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuz
 fuzz: $(FUZZERS)
 
 $(OUT)/fuzz/obj/%.o: src/%.c | $(OUT)/fuzz/obj
+	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(OUT)/fuzz/libperfcap.a: $(FUZZ_OBJS)
@@ -165,4 +168,4 @@ dist: | $(OUT)
 .PHONY: install uninstall dist FORCE
 
 .PHONY: all check clean unit fuzz fuzz-if-possible
--include $(wildcard $(OUT)/*.d $(OUT)/tests/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d)
+-include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d $(OUT)/fuzz/obj/*/*.d)

@@ -37,10 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmap.h"
-#include "output.h"
-#include "record-thread.h"
-#include "writer.h"
+#include "record/mmap.h"
+#include "io/output.h"
+#include "record/record-thread.h"
+#include "io/writer.h"
 
 #define PAGE 4096
 

@@ -5,10 +5,10 @@
  * `perfcap loss` does; then the command itself with --json, for its
  * printing. See tests/fuzz/README.md.
  */
-#include "builtin.h"
+#include "cli/builtin.h"
 #include "fuzz-common.h"
-#include "loss.h"
-#include "reader.h"
+#include "read/loss.h"
+#include "read/reader.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

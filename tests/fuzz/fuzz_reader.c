@@ -7,10 +7,10 @@
  */
 #include <string.h>
 
-#include "builtin.h"
+#include "cli/builtin.h"
 #include "fuzz-common.h"
 #include "perf-file.h"
-#include "reader.h"
+#include "read/reader.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

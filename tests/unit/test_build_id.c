@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build-id.h"
+#include "format/build-id.h"
 #include "tmpdir.h"
 
 static int group_teardown(void **state)

@@ -28,15 +28,15 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "compress-stage.h"
-#include "compress.h"
-#include "mmap.h"
-#include "output.h"
-#include "perf-data.h"
+#include "record/compress-stage.h"
+#include "io/compress.h"
+#include "record/mmap.h"
+#include "io/output.h"
+#include "format/perf-data.h"
 #include "perf-file.h"
-#include "reader.h"
-#include "record-thread.h"
-#include "rounds.h"
+#include "read/reader.h"
+#include "record/record-thread.h"
+#include "record/rounds.h"
 #include "util.h"
 
 #include "record-builder.h"

@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "switch-output.h"
+#include "record/control.h"
+#include "record/switch-output.h"
 #include "tmpdir.h"
 #include "util.h"
 

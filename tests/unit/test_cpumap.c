@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpumap.h"
+#include "events/cpumap.h"
 #include "util.h"
 
 struct good_case {

@@ -13,8 +13,8 @@
 
 #include <string.h>
 
-#include "evlist.h"
-#include "parse-events.h"
+#include "events/evlist.h"
+#include "events/parse-events.h"
 #include "util.h"
 
 static void build(struct evlist *el, const char *events, bool group_all)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evlist.h"
+#include "events/evlist.h"
 
 #define TRACK_BITS(a) ((a)->mmap + (a)->mmap2 + (a)->comm + (a)->task + (a)->ksymbol)
 

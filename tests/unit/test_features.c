@@ -19,8 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "build-id.h"
-#include "features.h"
+#include "format/build-id.h"
+#include "format/features.h"
 #include "version.h"
 #include "perf-file.h"
 

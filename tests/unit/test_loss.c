@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "loss-svg.h"
-#include "loss.h"
-#include "reader.h"
+#include "cli/builtin.h"
+#include "read/loss-svg.h"
+#include "read/loss.h"
+#include "read/reader.h"
 #include "util.h"
 
 #include "record-builder.h"

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmap.h"
-#include "output.h"
+#include "record/mmap.h"
+#include "io/output.h"
 #include "perf-file.h"
 
 #define PAGE 4096

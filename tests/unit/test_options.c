@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "cli/options.h"
 #include "util.h"
 
 #define MAX_ARGS 16

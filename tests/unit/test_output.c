@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmap.h"
-#include "output.h"
+#include "record/mmap.h"
+#include "io/output.h"
 #include "perf-file.h"
 #include "sys.h"
 

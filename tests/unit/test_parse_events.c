@@ -22,7 +22,7 @@
 
 #include <tracefs.h>
 
-#include "parse-events.h"
+#include "events/parse-events.h"
 #include "util.h"
 
 #define HINT "(perfcap supports software events (cpu-clock, task-clock, ...), " \

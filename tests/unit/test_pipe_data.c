@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "perf-file.h"
-#include "pipe-data.h"
-#include "reader.h"
-#include "tracing-data.h"
+#include "format/pipe-data.h"
+#include "read/reader.h"
+#include "format/tracing-data.h"
 
 #include "tmpdir.h"
 

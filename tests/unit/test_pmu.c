@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "parse-events.h"
-#include "pmu.h"
+#include "events/parse-events.h"
+#include "events/pmu.h"
 #include "tmpdir.h"
 #include "util.h"
 

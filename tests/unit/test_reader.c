@@ -19,8 +19,8 @@
 
 #include <zstd.h>
 
-#include "loss.h"
-#include "reader.h"
+#include "read/loss.h"
+#include "read/reader.h"
 #include "util.h"
 
 #include "record-builder.h"

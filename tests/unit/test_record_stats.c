@@ -9,7 +9,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 
-#include "record-stats.h"
+#include "record/record-stats.h"
 
 static size_t put(char *buf, size_t off, uint32_t type, uint16_t size, const uint64_t *words, int n)
 {

@@ -24,13 +24,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmap.h"
-#include "output.h"
+#include "record/mmap.h"
+#include "io/output.h"
 #include "perf-file.h"
-#include "record-thread.h"
-#include "rounds.h"
+#include "record/record-thread.h"
+#include "record/rounds.h"
 #include "tmpdir.h"
-#include "writer.h"
+#include "io/writer.h"
 
 #define PAGE 4096
 #define RING 4096

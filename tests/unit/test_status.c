@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
+#include "record/status.h"
 #include "util.h"
 
 #define MS 1000000ULL

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "thread-spec.h"
+#include "record/thread-spec.h"
 #include "tmpdir.h"
 
 static void put(const char *rel, const char *text)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tracing-data.h"
+#include "format/tracing-data.h"
 #include "util.h"
 
 static const char *const tracefs_dirs[] = {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "sys.h"
-#include "writer.h"
+#include "io/writer.h"
 
 #include "tmpdir.h"
 

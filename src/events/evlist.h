@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The events of a recording, opened on every CPU x thread of the target,
+ * and one ring per CPU: the first fd of a CPU is mmap()ed, every other
+ * fd of that CPU is redirected into it (PERF_EVENT_IOC_SET_OUTPUT).
+ */
+#ifndef PERFCAP_EVLIST_H
+#define PERFCAP_EVLIST_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "events/cpumap.h"
+#include "events/evsel.h"
+#include "record/mmap.h"
+#include "cli/options.h"
+
+struct output;
+
+struct evlist {
+	struct evsel **evsels;
+	int nr;
+	struct cpu_map *cpus;	/* the CPUs events are opened on */
+	pid_t *threads;		/* -1 alone for system-wide */
+	int nr_threads;
+	bool system_wide;
+	struct mmap *mmaps;	/* one per CPU of cpus */
+	int nr_mmaps;
+};
+
+#define evlist__for_each_evsel(evlist, e) \
+	for (int __i = 0; __i < (evlist)->nr && ((e) = (evlist)->evsels[__i]); __i++)
+
+void evlist__init(struct evlist *el);
+void evlist__exit(struct evlist *el);
+void evlist__add(struct evlist *el, struct evsel *e);
+/* An evsel for each parsed event, with its group's leader. */
+void evlist__add_events(struct evlist *el, const struct event_list *list);
+/* Groups of more than one event (HEADER_GROUP_DESC). */
+int evlist__nr_groups(const struct evlist *el);
+
+/*
+ * Set every attr's sampling, tracking and id bits from the options
+ * (perf record's defaults). has_workload: perfcap starts a command.
+ */
+void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload);
+
+/*
+ * After evlist__config: what each event's own syntax says over the
+ * command line's defaults: period= and freq= terms, P, and groups (members enabled with their leader; S: the
+ * leader's samples read the group, the members do not sample).
+ */
+void evlist__apply_event_config(struct evlist *el);
+
+/*
+ * Open every event on every CPU x thread, a group's members with their
+ * leader's fd; reads the ids, then sets the tracepoint filters. As perf
+ * 6.1, cycles falls back to cpu-clock where there is no PMU for it, P
+ * comes down to the precise_ip the PMU takes, and a W group that cannot
+ * be opened as a group is opened apart. 0 or -errno, message printed.
+ */
+int evlist__open(struct evlist *el);
+/* Map one ring per CPU with nr_bufs data buffers each. */
+int evlist__mmap(struct evlist *el, unsigned int pages, int nr_bufs, struct output *out);
+int evlist__enable(struct evlist *el);
+int evlist__disable(struct evlist *el);
+/* Size of the sample_id trailer (the same for every event). */
+size_t evlist__id_hdr_size(const struct evlist *el);
+
+#endif

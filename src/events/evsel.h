@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One event: its attr, its fds (per CPU x thread) and the ids the kernel gave them. */
+#ifndef PERFCAP_EVSEL_H
+#define PERFCAP_EVSEL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/parse-events.h"
+
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;
+	bool tracepoint;
+	char *tp_system, *tp_event;
+	int idx;
+	int nr_cpus, nr_threads;
+	int *fds;		/* [cpu * nr_threads + thread], -1 when not open */
+	uint64_t *ids;		/* same indexing; PERF_EVENT_IOC_ID */
+	int nr_ids;		/* ids that were read */
+
+	/* From the event's syntax (parse-events.h says what each means). */
+	struct evsel *leader;	/* itself when it leads a group or stands alone */
+	int nr_members;		/* a leader's group, itself included; 1: no group */
+	char *filter;		/* tracepoint filter (--filter), set after open */
+	bool sample_read;	/* S */
+	bool precise_max;	/* P */
+	bool weak_group;	/* W */
+	struct event_terms terms;	/* period=, freq=, call-graph=, stack-size= */
+};
+
+#define FD(e, c, t) ((e)->fds[(c) * (e)->nr_threads + (t)])
+
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+/* An evsel for one parsed event; the caller sets leader (evlist__add_events does). */
+struct evsel *evsel__new_spec(const struct event_spec *ev);
+void evsel__delete(struct evsel *e);
+static inline bool evsel__is_leader(const struct evsel *e)
+{
+	return !e->leader || e->leader == e;
+}
+int evsel__alloc_fds(struct evsel *e, int nr_cpus, int nr_threads);
+void evsel__close(struct evsel *e);
+/* Size of the sample_id trailer of non-sample records. */
+size_t evsel__id_hdr_size(const struct evsel *e);
+
+#endif

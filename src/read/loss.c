@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loss accounting (loss.h): counts of samples and of what was lost, and
+ * the lost intervals on each CPU's timeline. Pure: no I/O, no messages.
+ * The definitions of every number are in doc/perfcap-loss.1; keep the
+ * two in step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/loss.h"
+#include "read/reader.h"
+#include "util.h"
+
+void loss_stats__init(struct loss_stats *ls, size_t nr_events)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->nr_events = nr_events;
+	ls->event_samples = xzalloc(nr_events * sizeof(*ls->event_samples));
+	ls->event_lost_samples = xzalloc(nr_events * sizeof(*ls->event_lost_samples));
+}
+
+void loss_stats__exit(struct loss_stats *ls)
+{
+	free(ls->event_samples);
+	free(ls->event_lost_samples);
+	free(ls->cpus);
+	free(ls->iv);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/* The stream of cpu; -1 or a corrupt number: the "unknown" stream. */
+static struct loss_cpu *cpu_stream(struct loss_stats *ls, int64_t cpu)
+{
+	if (cpu < 0 || cpu >= LOSS_MAX_CPUS)
+		return &ls->unknown_cpu;
+	if ((size_t)cpu >= ls->nr_cpus) {
+		size_t n = MAX((size_t)cpu + 1, ls->nr_cpus * 2);
+
+		n = MIN(n, (size_t)LOSS_MAX_CPUS);
+		ls->cpus = xrealloc(ls->cpus, n * sizeof(*ls->cpus));
+		memset(ls->cpus + ls->nr_cpus, 0, (n - ls->nr_cpus) * sizeof(*ls->cpus));
+		ls->nr_cpus = n;
+	}
+	return &ls->cpus[cpu];
+}
+
+void loss_stats__add_time(struct loss_stats *ls, int64_t cpu, uint64_t t, bool lost)
+{
+	struct loss_cpu *c;
+
+	if (!perf_reader__time_valid(t)) {
+		if (lost)
+			ls->lost_untimed++;
+		return;
+	}
+	if (!ls->have_time || t < ls->first_time)
+		ls->first_time = t;
+	if (!ls->have_time || t > ls->last_time)
+		ls->last_time = t;
+	ls->have_time = true;
+
+	c = cpu_stream(ls, cpu);
+	c->seen = true;
+	if (lost) {
+		struct loss_interval *iv;
+
+		if (ls->nr_iv == ls->cap_iv) {
+			ls->cap_iv = ls->cap_iv ? ls->cap_iv * 2 : 64;
+			ls->iv = xrealloc(ls->iv, ls->cap_iv * sizeof(*ls->iv));
+		}
+		iv = &ls->iv[ls->nr_iv++];
+		iv->from_first = !c->have_last;
+		iv->start = c->have_last ? c->last_time : 0;
+		iv->end = t;
+		iv->cpu = c == &ls->unknown_cpu ? -1 : cpu;
+		iv->lost = 0;
+	}
+	/* In file order: the LOST record itself is the previous one for the next. */
+	c->last_time = t;
+	c->have_last = true;
+}
+
+static uint64_t get_u64(const struct perf_event_header *ev, size_t off)
+{
+	uint64_t v = 0;
+
+	if (ev->size >= off + sizeof(v))
+		memcpy(&v, (const unsigned char *)ev + off, sizeof(v));
+	return v;
+}
+
+int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
+			   const struct perf_event_header *ev)
+{
+	struct perf_reader_sample s;
+	bool have_cpu, have_time;
+	int64_t cpu;
+	uint64_t lost;
+
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		ls->samples++;
+		if (perf_reader__parse_sample(r, ev, &s))
+			return 0; /* counted; its fields cannot be trusted */
+		if (s.attr >= 0 && (size_t)s.attr < ls->nr_events)
+			ls->event_samples[s.attr]++;
+		else
+			ls->unknown_samples++;
+		cpu = s.sample_type & PERF_SAMPLE_CPU ? (int64_t)s.cpu : -1;
+		cpu_stream(ls, cpu)->samples++;
+		cpu_stream(ls, cpu)->seen = true;
+		if (s.sample_type & PERF_SAMPLE_TIME)
+			loss_stats__add_time(ls, cpu, s.time, false);
+		return 0;
+	}
+	if (ev->type == PERF_RECORD_COMPRESSED)
+		ls->compressed++;
+	if (ev->type >= PERF_RECORD_USER_TYPE_START)
+		return 0;
+
+	if (perf_reader__parse_id_sample(r, ev, &s)) {
+		memset(&s, 0, sizeof(s));
+		s.attr = r->nr_attrs == 1 ? 0 : -1;
+	}
+	have_cpu = s.sample_type & PERF_SAMPLE_CPU;
+	have_time = s.sample_type & PERF_SAMPLE_TIME;
+	cpu = have_cpu ? (int64_t)s.cpu : -1;
+
+	switch (ev->type) {
+	case PERF_RECORD_LOST: {
+		/* hdr, u64 id, u64 lost, trailer */
+		struct loss_cpu *c = cpu_stream(ls, cpu);
+
+		lost = get_u64(ev, 16);
+		ls->lost_records++;
+		ls->lost_events = perf_reader__add_count(ls->lost_events, lost);
+		c->lost_records++;
+		c->lost_events = perf_reader__add_count(c->lost_events, lost);
+		c->seen = true;
+		if (have_time) {
+			size_t nr_iv = ls->nr_iv;
+
+			loss_stats__add_time(ls, cpu, s.time, true);
+			if (ls->nr_iv > nr_iv)
+				ls->iv[nr_iv].lost = lost;
+		} else {
+			ls->lost_untimed++;
+		}
+		return 0;
+	}
+	case PERF_RECORD_LOST_SAMPLES:
+		/* hdr, u64 lost, trailer */
+		lost = get_u64(ev, 8);
+		ls->lost_samples_records++;
+		ls->lost_samples = perf_reader__add_count(ls->lost_samples, lost);
+		if (!have_time || !perf_reader__time_valid(s.time))
+			ls->lost_samples_final = perf_reader__add_count(ls->lost_samples_final, lost);
+		if (s.attr >= 0 && (size_t)s.attr < ls->nr_events)
+			ls->event_lost_samples[s.attr] =
+				perf_reader__add_count(ls->event_lost_samples[s.attr], lost);
+		break;
+	case PERF_RECORD_THROTTLE:
+		ls->throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		ls->unthrottle++;
+		break;
+	default:
+		break;
+	}
+	if (have_time)
+		loss_stats__add_time(ls, cpu, s.time, false);
+	return 0;
+}
+
+static int cmp_iv_start(const void *a, const void *b)
+{
+	const struct loss_interval *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static int cmp_iv_cpu(const void *a, const void *b)
+{
+	const struct loss_interval *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return cmp_iv_start(a, b);
+}
+
+uint64_t loss__union_length(struct loss_interval *iv, size_t n)
+{
+	uint64_t total = 0, cur_start = 0, cur_end = 0;
+	bool open = false;
+
+	if (n)
+		qsort(iv, n, sizeof(*iv), cmp_iv_start);
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].start >= iv[i].end)
+			continue; /* empty: (a, b] with a >= b */
+		if (open && iv[i].start <= cur_end) {
+			cur_end = MAX(cur_end, iv[i].end);
+			continue;
+		}
+		if (open)
+			total += cur_end - cur_start;
+		cur_start = iv[i].start;
+		cur_end = iv[i].end;
+		open = true;
+	}
+	if (open)
+		total += cur_end - cur_start;
+	return total;
+}
+
+void loss_stats__finish(struct loss_stats *ls)
+{
+	uint64_t timed = ls->lost_samples - ls->lost_samples_final;
+	uint64_t denom;
+
+	/*
+	 * End-of-recording LOST_SAMPLES counters (no timestamp; perf >= 6.0
+	 * writes them from PERF_FORMAT_LOST) count every sample the kernel
+	 * failed to write, those behind the LOST records included: take the
+	 * larger of the two views rather than their sum.
+	 */
+	ls->lost = perf_reader__add_count(timed, MAX(ls->lost_events, ls->lost_samples_final));
+	denom = perf_reader__add_count(ls->lost, ls->samples);
+	ls->loss_fraction_valid = denom > 0;
+	ls->loss_fraction = denom ? (double)ls->lost / (double)denom : 0;
+
+	ls->elapsed_valid = ls->have_time;
+	ls->elapsed_time = ls->have_time ? ls->last_time - ls->first_time : 0;
+
+	for (size_t i = 0; i < ls->nr_iv; i++)
+		if (ls->iv[i].from_first) {
+			ls->iv[i].start = ls->first_time;
+			ls->iv[i].from_first = false;
+		}
+	/* Per CPU: the union of that CPU's intervals. */
+	if (ls->nr_iv)
+		qsort(ls->iv, ls->nr_iv, sizeof(*ls->iv), cmp_iv_cpu);
+	for (size_t i = 0, j; i < ls->nr_iv; i = j) {
+		for (j = i; j < ls->nr_iv && ls->iv[j].cpu == ls->iv[i].cpu; j++)
+			;
+		cpu_stream(ls, ls->iv[i].cpu)->lost_time = loss__union_length(ls->iv + i, j - i);
+	}
+	ls->lost_time_valid = ls->have_time && !ls->lost_untimed;
+	ls->lost_time = ls->lost_time_valid ? loss__union_length(ls->iv, ls->nr_iv) : 0;
+	ls->lost_time_fraction_valid = ls->lost_time_valid && ls->elapsed_time > 0;
+	ls->lost_time_fraction = ls->lost_time_fraction_valid ?
+		(double)ls->lost_time / (double)ls->elapsed_time : 0;
+}

@@ -1,0 +1,1696 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reads perf.data files: the header, the attrs and their ids, the feature
+ * table, and the records of the data section(s).
+ *
+ * Nothing read from the file is trusted: every offset and length is
+ * checked against the file size (or the record size) before use, and all
+ * multi-byte fields are copied out with memcpy so that odd offsets in a
+ * corrupt file cannot fault.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "read/reader.h"
+#include "util.h"
+
+/* The record walk reads the file through a window of this size. */
+#define READER_WINDOW (1U << 20)
+/* Sanity limits on header fields, far above anything perf writes. */
+#define MAX_ATTR_SIZE 4096
+#define MAX_NAME 65536
+/* perf opens one fd per event and CPU; no real file comes near this. */
+#define MAX_ATTRS 65536
+
+static const char *const record_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_READER_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERF_RECORD_HEADER_ATTR] = "ATTR",
+	[PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERF_RECORD_ID_INDEX] = "ID_INDEX",
+	[PERF_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERF_RECORD_AUXTRACE] = "AUXTRACE",
+	[PERF_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[PERF_RECORD_CPU_MAP] = "CPU_MAP",
+	[PERF_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[PERF_RECORD_STAT] = "STAT",
+	[PERF_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERF_RECORD_TIME_CONV] = "TIME_CONV",
+	[PERF_RECORD_HEADER_FEATURE] = "FEATURE",
+	[PERF_RECORD_COMPRESSED] = "COMPRESSED",
+	[PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+static const char *const feature_names[] = {
+	[HEADER_RESERVED] = "RESERVED",
+	[HEADER_TRACING_DATA] = "TRACING_DATA",
+	[HEADER_BUILD_ID] = "BUILD_ID",
+	[HEADER_HOSTNAME] = "HOSTNAME",
+	[HEADER_OSRELEASE] = "OSRELEASE",
+	[HEADER_VERSION] = "VERSION",
+	[HEADER_ARCH] = "ARCH",
+	[HEADER_NRCPUS] = "NRCPUS",
+	[HEADER_CPUDESC] = "CPUDESC",
+	[HEADER_CPUID] = "CPUID",
+	[HEADER_TOTAL_MEM] = "TOTAL_MEM",
+	[HEADER_CMDLINE] = "CMDLINE",
+	[HEADER_EVENT_DESC] = "EVENT_DESC",
+	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+	[HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[HEADER_BRANCH_STACK] = "BRANCH_STACK",
+	[HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[HEADER_GROUP_DESC] = "GROUP_DESC",
+	[HEADER_AUXTRACE] = "AUXTRACE",
+	[HEADER_STAT] = "STAT",
+	[HEADER_CACHE] = "CACHE",
+	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
+	[HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
+	[HEADER_CLOCKID] = "CLOCKID",
+	[HEADER_DIR_FORMAT] = "DIR_FORMAT",
+	[HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[HEADER_BPF_BTF] = "BPF_BTF",
+	[HEADER_COMPRESSED] = "COMPRESSED",
+	[HEADER_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
+	[HEADER_CLOCK_DATA] = "CLOCK_DATA",
+	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[HEADER_PMU_CAPS] = "PMU_CAPS",
+};
+
+/* Bit i of sample_type. */
+static const char *const sample_type_names[] = {
+	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
+	"STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
+	"DATA_SRC", "IDENTIFIER", "TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX",
+	"CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+};
+
+static const char *const sw_names[] = {
+	[PERF_COUNT_SW_CPU_CLOCK] = "cpu-clock",
+	[PERF_COUNT_SW_TASK_CLOCK] = "task-clock",
+	[PERF_COUNT_SW_PAGE_FAULTS] = "page-faults",
+	[PERF_COUNT_SW_CONTEXT_SWITCHES] = "context-switches",
+	[PERF_COUNT_SW_CPU_MIGRATIONS] = "cpu-migrations",
+	[PERF_COUNT_SW_PAGE_FAULTS_MIN] = "minor-faults",
+	[PERF_COUNT_SW_PAGE_FAULTS_MAJ] = "major-faults",
+	[PERF_COUNT_SW_ALIGNMENT_FAULTS] = "alignment-faults",
+	[PERF_COUNT_SW_EMULATION_FAULTS] = "emulation-faults",
+	[PERF_COUNT_SW_DUMMY] = "dummy",
+	[PERF_COUNT_SW_BPF_OUTPUT] = "bpf-output",
+	[PERF_COUNT_SW_CGROUP_SWITCHES] = "cgroup-switches",
+};
+
+static const char *const hw_names[] = {
+	[PERF_COUNT_HW_CPU_CYCLES] = "cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS] = "instructions",
+	[PERF_COUNT_HW_CACHE_REFERENCES] = "cache-references",
+	[PERF_COUNT_HW_CACHE_MISSES] = "cache-misses",
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = "branches",
+	[PERF_COUNT_HW_BRANCH_MISSES] = "branch-misses",
+	[PERF_COUNT_HW_BUS_CYCLES] = "bus-cycles",
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = "stalled-cycles-frontend",
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = "stalled-cycles-backend",
+	[PERF_COUNT_HW_REF_CPU_CYCLES] = "ref-cycles",
+};
+
+const char *perf_reader__record_name(uint32_t type)
+{
+	return type < ARRAY_SIZE(record_names) ? record_names[type] : NULL;
+}
+
+const char *perf_reader__feature_name(int bit)
+{
+	return bit >= 0 && (size_t)bit < ARRAY_SIZE(feature_names) ? feature_names[bit] : NULL;
+}
+
+char *perf_reader__sample_type_str(uint64_t sample_type, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (int i = 0; i < 64; i++) {
+		char unknown[16];
+		const char *name;
+
+		if (!(sample_type & (1ULL << i)))
+			continue;
+		if ((size_t)i < ARRAY_SIZE(sample_type_names)) {
+			name = sample_type_names[i];
+		} else {
+			snprintf(unknown, sizeof(unknown), "bit%d", i);
+			name = unknown;
+		}
+		/* whole names only: stop at the first one that does not fit */
+		if (len + !!len + strlen(name) >= size)
+			break;
+		len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "", name);
+	}
+	return buf;
+}
+
+size_t perf_reader__id_hdr_size(uint64_t st)
+{
+	return perf_sample_id_size(st);
+}
+
+/* u64 index of the id in a sample, or -1 (perf's id_pos). */
+static int sample_id_pos(uint64_t st)
+{
+	int pos = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	pos += !!(st & PERF_SAMPLE_IP);
+	pos += !!(st & PERF_SAMPLE_TID);
+	pos += !!(st & PERF_SAMPLE_TIME);
+	pos += !!(st & PERF_SAMPLE_ADDR);
+	return pos;
+}
+
+/* u64s from the end of a sample_id trailer to the id, 1 = last; or -1. */
+static int trailer_id_pos(uint64_t st)
+{
+	int pos = 1;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	pos += !!(st & PERF_SAMPLE_CPU);
+	pos += !!(st & PERF_SAMPLE_STREAM_ID);
+	return pos;
+}
+
+/* ---- reading the file ------------------------------------------------- */
+
+/* pread all of [off, off+len) or fail: -EIO on a short read, -errno else. */
+static int pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *got)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (got)
+				*got = done;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	if (got)
+		*got = done;
+	return done == len ? 0 : -EIO;
+}
+
+/* Read a section of the header file that open already checked for bounds. */
+static int read_section(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+			const char *what)
+{
+	int err = pread_all(r->fd, buf, len, off, NULL);
+
+	if (err)
+		pr_err("%s: cannot read %s (%zu bytes at offset %#" PRIx64 "): %s\n",
+		       r->path, what, len, off, strerror(-err));
+	return err;
+}
+
+/* Is [off, off+size) inside a file of file_size bytes (no overflow)? */
+static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct perf_reader_id *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->attr < y->attr ? -1 : x->attr > y->attr;
+}
+
+int perf_reader__attr_of_id(const struct perf_reader *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nr_id_map;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->id_map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nr_id_map && r->id_map[lo].id == id)
+		return (int)r->id_map[lo].attr;
+	return -1;
+}
+
+const char *perf_reader__attr_name(const struct perf_reader *r, int i)
+{
+	if (i < 0 || (size_t)i >= r->nr_attrs)
+		return "unknown";
+	return r->attrs[i].name;
+}
+
+static char *default_attr_name(const struct perf_event_attr *attr)
+{
+	char buf[64];
+
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config < ARRAY_SIZE(sw_names) &&
+	    sw_names[attr->config])
+		return xstrdup(sw_names[attr->config]);
+	if (attr->type == PERF_TYPE_HARDWARE && attr->config < ARRAY_SIZE(hw_names) &&
+	    hw_names[attr->config])
+		return xstrdup(hw_names[attr->config]);
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, sizeof(buf), "tracepoint:%llu", (unsigned long long)attr->config);
+	else
+		snprintf(buf, sizeof(buf), "type%u/config%#llx/", attr->type,
+			 (unsigned long long)attr->config);
+	return xstrdup(buf);
+}
+
+static int read_header(struct perf_reader *r)
+{
+	struct perf_file_header *h = &r->header;
+	unsigned char raw[PERF_FILE_HEADER_SIZE];
+	size_t got = 0;
+	uint64_t magic, size;
+	int err;
+
+	err = pread_all(r->fd, raw, 16, 0, &got);
+	if (err && got < 16) {
+		pr_err("%s: too short for a perf.data header (%zu bytes)\n", r->path, got);
+		return -EINVAL;
+	}
+	memcpy(&magic, raw, 8);
+	memcpy(&size, raw + 8, 8);
+	if (magic == __builtin_bswap64(PERF_MAGIC2)) {
+		pr_err("%s: byte-swapped perf.data (recorded on a machine of the other "
+		       "endianness); not supported\n", r->path);
+		return -EINVAL;
+	}
+	if (!memcmp(raw, "PERFFILE", 8)) {
+		pr_err("%s: version 1 perf.data (magic PERFFILE); not supported\n", r->path);
+		return -EINVAL;
+	}
+	if (magic != PERF_MAGIC2) {
+		pr_err("%s: not a perf.data file (bad magic)\n", r->path);
+		return -EINVAL;
+	}
+	if (size == PERF_PIPE_HEADER_SIZE) {
+		/* Pipe format: the records that follow stand in for the sections. */
+		memset(h, 0, sizeof(*h));
+		h->magic = magic;
+		h->size = size;
+		h->data.offset = PERF_PIPE_HEADER_SIZE;
+		h->data.size = r->file_size - PERF_PIPE_HEADER_SIZE;
+		r->is_pipe = true;
+		return 0;
+	}
+	if (size != PERF_FILE_HEADER_SIZE_LEGACY && size < PERF_FILE_HEADER_SIZE) {
+		pr_err("%s: bad header size %" PRIu64 "\n", r->path, size);
+		return -EINVAL;
+	}
+	size = MIN(size, (uint64_t)PERF_FILE_HEADER_SIZE);
+	err = pread_all(r->fd, raw, size, 0, &got);
+	if (err) {
+		pr_err("%s: truncated header (%zu of %" PRIu64 " bytes)\n", r->path, got, size);
+		return err == -EIO ? -EINVAL : err;
+	}
+	memset(h, 0, sizeof(*h));
+	memcpy(h, raw, size);
+
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
+	    h->attr_size > MAX_ATTR_SIZE) {
+		pr_err("%s: bad attr size %" PRIu64 " in the header\n", r->path, h->attr_size);
+		return -EINVAL;
+	}
+	if (!in_file(h->attrs.offset, h->attrs.size, r->file_size) ||
+	    h->attrs.size % h->attr_size) {
+		pr_err("%s: attrs section [%#" PRIx64 ", +%" PRIu64 "] is bad or past the "
+		       "end of the file (%" PRIu64 " bytes): truncated?\n",
+		       r->path, h->attrs.offset, h->attrs.size, r->file_size);
+		return -EINVAL;
+	}
+	if (!h->attrs.size) {
+		pr_err("%s: the header lists no events\n", r->path);
+		return -EINVAL;
+	}
+	if (h->attrs.size / h->attr_size > MAX_ATTRS) {
+		pr_err("%s: attrs section at offset %#" PRIx64 " holds %" PRIu64 " events; "
+		       "perfcap reads at most %d\n", r->path, h->attrs.offset,
+		       h->attrs.size / h->attr_size, MAX_ATTRS);
+		return -EINVAL;
+	}
+	if (!in_file(h->data.offset, h->data.size, r->file_size)) {
+		pr_err("%s: data section [%#" PRIx64 ", +%" PRIu64 "] runs past the end of "
+		       "the file (%" PRIu64 " bytes): truncated?\n",
+		       r->path, h->data.offset, h->data.size, r->file_size);
+		return -EINVAL;
+	}
+	if (!h->data.size)
+		pr_warn("%s: the header's data size is 0: was the recording finished?\n",
+			r->path);
+	return 0;
+}
+
+static int index_attrs(struct perf_reader *r, size_t nr_ids);
+static uint64_t record_payload(const struct perf_event_header *h);
+
+static int read_attrs(struct perf_reader *r)
+{
+	const struct perf_file_header *h = &r->header;
+	size_t attr_bytes = h->attr_size - sizeof(struct perf_file_section);
+	size_t n = h->attrs.size / h->attr_size, nr_ids = 0;
+	uint64_t id_bytes = 0;
+	unsigned char *raw;
+	int err;
+
+	raw = xzalloc(h->attr_size);
+	r->attrs = xzalloc(n * sizeof(*r->attrs));
+	r->nr_attrs = n;
+	for (size_t i = 0; i < n; i++) {
+		struct perf_reader_attr *a = &r->attrs[i];
+		struct perf_file_section ids;
+
+		err = read_section(r, raw, h->attr_size, h->attrs.offset + i * h->attr_size,
+				   "an attr");
+		if (err)
+			goto out;
+		memcpy(&a->attr, raw, MIN(attr_bytes, sizeof(a->attr)));
+		memcpy(&ids, raw + attr_bytes, sizeof(ids));
+		if (a->attr.size && a->attr.size != attr_bytes)
+			pr_debug("%s: attr %zu says size %u, header says %zu\n", r->path, i,
+				 a->attr.size, attr_bytes);
+		if (!in_file(ids.offset, ids.size, r->file_size) || ids.size % 8) {
+			pr_err("%s: ids of attr %zu [%#" PRIx64 ", +%" PRIu64 "] are bad or past "
+			       "the end of the file: truncated?\n", r->path, i, ids.offset,
+			       ids.size);
+			err = -EINVAL;
+			goto out;
+		}
+		/*
+		 * Each attr's ids have their own bytes in perf's layout: sections
+		 * that overlap could multiply a small file into a huge id map.
+		 */
+		id_bytes += ids.size;
+		if (id_bytes > r->file_size) {
+			pr_err("%s: ids of attr %zu at offset %#" PRIx64 " bring the events' ids "
+			       "to %" PRIu64 " bytes, more than the file holds: corrupt "
+			       "header\n", r->path, i, ids.offset, id_bytes);
+			err = -EINVAL;
+			goto out;
+		}
+		a->nr_ids = ids.size / 8;
+		a->ids = xzalloc(ids.size);
+		if (ids.size) {
+			err = read_section(r, a->ids, ids.size, ids.offset, "ids");
+			if (err)
+				goto out;
+		}
+		nr_ids += a->nr_ids;
+	}
+	err = index_attrs(r, nr_ids);
+out:
+	free(raw);
+	return err;
+}
+
+/*
+ * After the attrs and their ids are read (from the attrs section or from
+ * ATTR records): each attr's trailer size, the sorted id map, and where
+ * the id sits.
+ */
+static int index_attrs(struct perf_reader *r, size_t nr_ids)
+{
+	size_t n = r->nr_attrs;
+
+	for (size_t i = 0; i < n; i++) {
+		struct perf_reader_attr *a = &r->attrs[i];
+
+		if (a->attr.sample_id_all)
+			a->id_hdr_size = perf_reader__id_hdr_size(a->attr.sample_type);
+	}
+	r->id_map = xzalloc(nr_ids * sizeof(*r->id_map));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < r->attrs[i].nr_ids; j++) {
+			r->id_map[r->nr_id_map].id = r->attrs[i].ids[j];
+			r->id_map[r->nr_id_map++].attr = i;
+		}
+	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id);
+
+	r->sample_id_all = r->attrs[0].attr.sample_id_all;
+	r->id_pos = sample_id_pos(r->attrs[0].attr.sample_type);
+	r->is_pos = trailer_id_pos(r->attrs[0].attr.sample_type);
+	for (size_t i = 1; i < n; i++) {
+		uint64_t st = r->attrs[i].attr.sample_type;
+
+		if (sample_id_pos(st) != r->id_pos || trailer_id_pos(st) != r->is_pos ||
+		    r->attrs[i].attr.sample_id_all != r->sample_id_all)
+			pr_warn("%s: events disagree on where the sample id is "
+				"(perf report refuses such files)\n", r->path);
+	}
+	if (n > 1 && r->id_pos < 0)
+		pr_warn("%s: %zu events but no sample ids: samples cannot be told apart\n",
+			r->path, n);
+	return 0;
+}
+
+static int read_features(struct perf_reader *r)
+{
+	const struct perf_file_header *h = &r->header;
+	uint64_t table = h->data.offset + h->data.size;
+	size_t n = 0, k = 0;
+	struct perf_file_section *secs;
+	int err;
+
+	for (int bit = 0; bit < HEADER_FEAT_BITS; bit++)
+		n += !!(h->adds_features[bit / 64] & (1ULL << (bit % 64)));
+	if (!n)
+		return 0;
+	if (!in_file(table, n * sizeof(*secs), r->file_size)) {
+		pr_err("%s: feature table (%zu sections at %#" PRIx64 ") runs past the end "
+		       "of the file (%" PRIu64 " bytes): truncated?\n", r->path, n, table,
+		       r->file_size);
+		return -EINVAL;
+	}
+	secs = xzalloc(n * sizeof(*secs));
+	err = read_section(r, secs, n * sizeof(*secs), table, "the feature table");
+	if (err)
+		goto out;
+	r->features = xzalloc(n * sizeof(*r->features));
+	for (int bit = 0; bit < HEADER_FEAT_BITS; bit++) {
+		if (!(h->adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (!in_file(secs[k].offset, secs[k].size, r->file_size)) {
+			pr_err("%s: feature %s [%#" PRIx64 ", +%" PRIu64 "] runs past the end "
+			       "of the file: truncated?\n", r->path,
+			       perf_reader__feature_name(bit) ?: "?", secs[k].offset,
+			       secs[k].size);
+			err = -EINVAL;
+			goto out;
+		}
+		r->features[k].bit = bit;
+		r->features[k].offset = secs[k].offset;
+		r->features[k].size = secs[k].size;
+		k++;
+	}
+	r->nr_features = k;
+out:
+	free(secs);
+	return err;
+}
+
+bool perf_reader__has_feature(const struct perf_reader *r, int bit)
+{
+	if (bit < 0 || bit >= HEADER_FEAT_BITS)
+		return false;
+	return r->header.adds_features[bit / 64] & (1ULL << (bit % 64));
+}
+
+const struct perf_reader_feature *perf_reader__feature(const struct perf_reader *r, int bit)
+{
+	for (size_t i = 0; i < r->nr_features; i++)
+		if (r->features[i].bit == bit)
+			return &r->features[i];
+	return NULL;
+}
+
+int perf_reader__read_feature(struct perf_reader *r, int bit, void **buf, size_t *size)
+{
+	const struct perf_reader_feature *f = perf_reader__feature(r, bit);
+	char what[64];
+	void *p;
+	int err;
+
+	*buf = NULL;
+	*size = 0;
+	if (!f)
+		return -ENOENT;
+	if (f->size > SIZE_MAX - 1)
+		return -EINVAL;
+	p = xzalloc(f->size + 1);
+	snprintf(what, sizeof(what), "feature %s", perf_reader__feature_name(bit) ?: "?");
+	err = read_section(r, p, f->size, f->offset, what);
+	if (err) {
+		free(p);
+		return err;
+	}
+	*buf = p;
+	*size = f->size;
+	return 0;
+}
+
+/* A cursor over a byte range; every take checks the bounds. */
+struct cursor {
+	const unsigned char *p, *end;
+};
+
+static bool take(struct cursor *c, void *out, size_t len)
+{
+	if ((size_t)(c->end - c->p) < len)
+		return false;
+	if (out)
+		memcpy(out, c->p, len);
+	c->p += len;
+	return true;
+}
+
+static bool take_u32(struct cursor *c, uint32_t *v)
+{
+	return take(c, v, sizeof(*v));
+}
+
+static bool take_u64(struct cursor *c, uint64_t *v)
+{
+	return take(c, v, sizeof(*v));
+}
+
+/* Skip n items of size each, refusing counts that would overflow. */
+static bool skip_n(struct cursor *c, uint64_t n, size_t each)
+{
+	if (each && n > (uint64_t)(c->end - c->p) / each)
+		return false;
+	c->p += n * each;
+	return true;
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event attr, u32 nr_ids, string, ids. */
+static int read_event_desc(struct perf_reader *r)
+{
+	void *buf;
+	size_t size;
+	struct cursor c;
+	uint32_t nr, attr_size;
+	int err;
+
+	err = perf_reader__read_feature(r, HEADER_EVENT_DESC, &buf, &size);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	c.p = buf;
+	c.end = c.p + size;
+	if (!take_u32(&c, &nr) || !take_u32(&c, &attr_size))
+		goto bad;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t nr_ids, len;
+		uint64_t id0 = 0;
+		const char *name;
+		int a = -1;
+
+		if (!take(&c, NULL, attr_size) || !take_u32(&c, &nr_ids) ||
+		    !take_u32(&c, &len) || len > MAX_NAME)
+			goto bad;
+		name = (const char *)c.p;
+		if (!take(&c, NULL, len))
+			goto bad;
+		if (nr_ids) {
+			struct cursor ids = c;
+
+			if (!take_u64(&ids, &id0))
+				goto bad;
+			a = perf_reader__attr_of_id(r, id0);
+		}
+		if (!skip_n(&c, nr_ids, sizeof(uint64_t)))
+			goto bad;
+		if (a < 0 && i < r->nr_attrs)
+			a = (int)i;
+		if (a >= 0 && !r->attrs[a].name)
+			r->attrs[a].name = strndup(name, strnlen(name, len));
+	}
+	free(buf);
+	return 0;
+bad:
+	pr_warn("%s: EVENT_DESC feature is corrupt; event names derived from the attrs\n",
+		r->path);
+	free(buf);
+	return 0;
+}
+
+static int read_dir_format(struct perf_reader *r)
+{
+	void *buf;
+	size_t size;
+	int err;
+
+	err = perf_reader__read_feature(r, HEADER_DIR_FORMAT, &buf, &size);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (size >= sizeof(uint64_t))
+		memcpy(&r->dir_version, buf, sizeof(uint64_t));
+	free(buf);
+	return 0;
+}
+
+/* One HEADER_ATTR record: header, attr (attr.size bytes), u64 ids to the end. */
+static int pipe_attr(struct perf_reader *r, const unsigned char *rec, size_t size,
+		     uint64_t off, size_t *nr_ids, size_t *cap)
+{
+	struct perf_reader_attr *a;
+	uint32_t attr_size;
+	size_t n;
+
+	if (size < sizeof(struct perf_event_header) + PERF_ATTR_SIZE_VER0)
+		goto bad;
+	memcpy(&attr_size, rec + sizeof(struct perf_event_header) +
+	       offsetof(struct perf_event_attr, size), sizeof(attr_size));
+	if (attr_size < PERF_ATTR_SIZE_VER0 ||
+	    attr_size > size - sizeof(struct perf_event_header))
+		goto bad;
+	if (r->nr_attrs >= MAX_ATTRS) {
+		pr_err("%s: more than %d ATTR records; perfcap reads at most %d events\n",
+		       r->path, MAX_ATTRS, MAX_ATTRS);
+		return -EINVAL;
+	}
+	/* Doubling: a stream of many small ATTR records must not cost n^2 copies. */
+	if (r->nr_attrs == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		r->attrs = xrealloc(r->attrs, *cap * sizeof(*r->attrs));
+	}
+	a = &r->attrs[r->nr_attrs++];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, rec + sizeof(struct perf_event_header),
+	       MIN((size_t)attr_size, sizeof(a->attr)));
+	n = (size - sizeof(struct perf_event_header) - attr_size) / sizeof(uint64_t);
+	a->nr_ids = n;
+	a->ids = xzalloc(n * sizeof(uint64_t) + 1);
+	memcpy(a->ids, rec + sizeof(struct perf_event_header) + attr_size, n * sizeof(uint64_t));
+	*nr_ids += n;
+	return 0;
+bad:
+	pr_err("%s: ATTR record at offset %#" PRIx64 " (size %zu) is corrupt\n", r->path, off,
+	       size);
+	return -EINVAL;
+}
+
+static int cmp_feature(const void *a, const void *b)
+{
+	const struct perf_reader_feature *x = a, *y = b;
+
+	return x->bit - y->bit;
+}
+
+/*
+ * Pipe format: the records ahead of the data. ATTR records give the
+ * events, FEATURE records the features (a section inside the record),
+ * TRACING_DATA is skipped with what follows it; the first kernel record
+ * ends the look (perf sends these before any data). A stream cut short
+ * in here keeps what came whole.
+ */
+static int read_pipe_prefix(struct perf_reader *r)
+{
+	uint64_t off = PERF_PIPE_HEADER_SIZE, end = r->file_size;
+	size_t nr_ids = 0, cap = 0, attr_cap = 0;
+	unsigned char *rec = xzalloc(1 << 16);
+	int err = 0;
+
+	while (end - off >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		uint64_t next;
+
+		err = read_section(r, &h, sizeof(h), off, "a record header");
+		if (err)
+			goto out;
+		if (h.size < sizeof(h)) {
+			pr_err("%s: record of size %u at offset %#" PRIx64 " (type %u): corrupt "
+			       "data\n", r->path, h.size, off, h.type);
+			err = -EINVAL;
+			goto out;
+		}
+		if (h.type < PERF_RECORD_USER_TYPE_START || h.size > end - off)
+			break;
+		next = off + h.size;
+		if (h.type == PERF_RECORD_HEADER_ATTR || h.type == PERF_RECORD_HEADER_FEATURE ||
+		    h.type == PERF_RECORD_HEADER_TRACING_DATA) {
+			err = read_section(r, rec, h.size, off, "a record");
+			if (err)
+				goto out;
+		}
+		if (h.type == PERF_RECORD_HEADER_ATTR) {
+			err = pipe_attr(r, rec, h.size, off, &nr_ids, &attr_cap);
+			if (err)
+				goto out;
+		} else if (h.type == PERF_RECORD_HEADER_FEATURE && h.size >= 16) {
+			uint64_t bit;
+
+			memcpy(&bit, rec + sizeof(h), sizeof(bit));
+			/* HEADER_LAST_FEATURE marks the end of the features: no section. */
+			if (bit < HEADER_FEAT_BITS && bit != HEADER_LAST_FEATURE &&
+			    !perf_reader__has_feature(r, (int)bit)) {
+				if (r->nr_features == cap) {
+					cap = cap ? 2 * cap : 32;
+					r->features = xrealloc(r->features, cap * sizeof(*r->features));
+				}
+				r->features[r->nr_features++] = (struct perf_reader_feature){
+					.bit = (int)bit, .offset = off + 16, .size = h.size - 16,
+				};
+				r->header.adds_features[bit / 64] |= 1ULL << (bit % 64);
+			}
+		} else if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
+			uint64_t skip = record_payload((const struct perf_event_header *)rec);
+
+			if (skip > end - next)
+				break;
+			next += skip;
+		}
+		off = next;
+	}
+	if (!r->nr_attrs) {
+		pr_err("%s: a pipe-format stream without ATTR records: no events to read it "
+		       "by (cut short, or not perf data?)\n", r->path);
+		err = -EINVAL;
+		goto out;
+	}
+	if (r->nr_features)
+		qsort(r->features, r->nr_features, sizeof(*r->features), cmp_feature);
+	err = index_attrs(r, nr_ids);
+out:
+	free(rec);
+	return err;
+}
+
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+/*
+ * Open one file of a recording for reading: only a regular file. The
+ * type is checked before open(), which would block on a FIFO without a
+ * writer and may have side effects on a device; O_NONBLOCK and a second
+ * check on the open fd cover a file swapped in between. Returns the fd
+ * (*size set) or -errno, message printed.
+ */
+static int open_regular(const char *path, uint64_t *size)
+{
+	struct stat st;
+	int fd, err;
+
+	if (stat(path, &st)) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		goto not_regular;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+not_regular:
+	pr_err("%s: %s, not a perf.data file: refused\n", path, file_kind(st.st_mode));
+	return -EINVAL;
+}
+
+/*
+ * Standard input that is not a file (a pipe from perf record -o -): the
+ * reader reads by offset, more than once, so the stream is copied to an
+ * unlinked temporary file first, to its end.
+ */
+static int spool_stdin(uint64_t *size)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096], *buf;
+	uint64_t total = 0;
+	int fd, err = 0;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* A file system without O_TMPFILE: a named file, unlinked at once. */
+		if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/perfcap-stdin-XXXXXX", dir) >=
+		    sizeof(tmpl))
+			return -ENAMETOOLONG;
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+	}
+	if (fd < 0) {
+		err = -errno;
+		pr_err("standard input: cannot create a temporary file in %s to hold the "
+		       "stream: %s\n", dir, strerror(-err));
+		return err;
+	}
+	buf = xzalloc(1 << 16);
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, 1 << 16), done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			pr_err("standard input: %s\n", strerror(-err));
+			break;
+		}
+		if (n == 0)
+			break;
+		while (done < n) {
+			ssize_t w = write(fd, buf + done, n - done);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				err = w < 0 ? -errno : -ENOSPC;
+				pr_err("standard input: cannot keep the stream in %s: %s\n", dir,
+				       strerror(-err));
+				break;
+			}
+			done += w;
+		}
+		if (err)
+			break;
+		total += n;
+	}
+	free(buf);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*size = total;
+	return fd;
+}
+
+/*
+ * "-": standard input. A regular file there (perfcap dump - < FILE) is
+ * read like any other; a pipe (perf record -o -) is kept in a temporary
+ * file first (spool_stdin()).
+ */
+static int open_stdin(uint64_t *size)
+{
+	struct stat st;
+	int fd;
+
+	if (fstat(STDIN_FILENO, &st)) {
+		int err = -errno;
+
+		pr_err("standard input: %s\n", strerror(-err));
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("standard input is %s: refused\n", file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode))
+		return spool_stdin(size);
+	fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		int err = -errno;
+
+		pr_err("standard input: %s\n", strerror(-err));
+		return err;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+static void add_stream(struct perf_reader *r, const char *path, int fd, uint64_t off,
+		       uint64_t size)
+{
+	struct perf_reader_stream *s;
+
+	r->streams = xrealloc(r->streams, (r->nr_streams + 1) * sizeof(*r->streams));
+	s = &r->streams[r->nr_streams++];
+	s->path = xstrdup(path);
+	s->fd = fd;
+	s->offset = off;
+	s->size = size;
+}
+
+struct dir_file {
+	unsigned long n;
+	char *name;
+};
+
+static int cmp_dir_file(const void *a, const void *b)
+{
+	const struct dir_file *x = a, *y = b;
+
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* PATH/data.N, in the order of N: the per-thread streams of perf record --threads. */
+static int open_dir_streams(struct perf_reader *r)
+{
+	struct dir_file *files = NULL;
+	size_t nr = 0;
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	dir = opendir(r->path);
+	if (!dir) {
+		err = -errno;
+		pr_err("%s: cannot list the directory: %s\n", r->path, strerror(-err));
+		return err;
+	}
+	while ((d = readdir(dir))) {
+		const char *s = d->d_name;
+		char *end;
+		unsigned long n;
+
+		if (strncmp(s, "data.", 5) || s[5] < '0' || s[5] > '9')
+			continue;
+		n = strtoul(s + 5, &end, 10);
+		if (*end)
+			continue;
+		files = xrealloc(files, (nr + 1) * sizeof(*files));
+		files[nr].n = n;
+		files[nr++].name = xstrdup(s);
+	}
+	closedir(dir);
+	if (nr)	/* qsort wants a valid pointer even for no elements */
+		qsort(files, nr, sizeof(*files), cmp_dir_file);
+
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t size = 0;
+		char *path;
+		int fd;
+
+		if (err)
+			goto next;
+		if (asprintf(&path, "%s/%s", r->path, files[i].name) < 0) {
+			err = -ENOMEM;
+			goto next;
+		}
+		fd = open_regular(path, &size);
+		if (fd < 0)
+			err = fd;
+		else
+			add_stream(r, path, fd, 0, size);
+		free(path);
+next:
+		free(files[i].name);
+	}
+	free(files);
+	return err;
+}
+
+int perf_reader__open(struct perf_reader *r, const char *path)
+{
+	struct stat st;
+	char *hdr_path = NULL;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->path = xstrdup(path);
+	if (!strcmp(path, "-")) {
+		hdr_path = xstrdup("standard input");
+		err = r->fd = open_stdin(&r->file_size);
+		if (err < 0)
+			goto out_free;
+		goto opened;
+	}
+	if (stat(path, &st)) {
+		err = -errno;
+		pr_err("%s: %s\n", path, strerror(-err));
+		goto out_free;
+	}
+	r->is_dir = S_ISDIR(st.st_mode);
+	if (r->is_dir) {
+		struct stat dst;
+
+		if (asprintf(&hdr_path, "%s/data", path) < 0) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		if (stat(hdr_path, &dst) || !S_ISREG(dst.st_mode)) {
+			pr_err("%s: a directory without perf's layout (no regular file 'data' in "
+			       "it, as perf record --threads writes): refused\n", path);
+			err = -EINVAL;
+			goto out_free;
+		}
+	} else {
+		hdr_path = xstrdup(path);
+	}
+	err = r->fd = open_regular(hdr_path, &r->file_size);
+	if (err < 0)
+		goto out_free;
+opened:
+	/* Messages name the file holding the header. */
+	free(r->path);
+	r->path = xstrdup(hdr_path);
+	err = read_header(r);
+	if (!err && r->is_pipe && r->is_dir) {
+		pr_err("%s: a pipe-format stream as a directory's data: refused\n", r->path);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = r->is_pipe ? read_pipe_prefix(r) : read_attrs(r);
+	if (!err && !r->is_pipe)
+		err = read_features(r);
+	if (!err)
+		err = read_event_desc(r);
+	if (!err && !r->is_pipe)
+		err = read_dir_format(r);
+	free(r->path);
+	r->path = xstrdup(path);
+	if (err)
+		goto out_free;
+
+	for (size_t i = 0; i < r->nr_attrs; i++)
+		if (!r->attrs[i].name)
+			r->attrs[i].name = default_attr_name(&r->attrs[i].attr);
+
+	add_stream(r, hdr_path, -1, r->header.data.offset, r->header.data.size);
+	free(hdr_path);
+	hdr_path = NULL;
+	if (r->is_dir) {
+		if (!perf_reader__has_feature(r, HEADER_DIR_FORMAT))
+			pr_warn("%s: a directory without the DIR_FORMAT feature\n", path);
+		else if (r->dir_version != PERF_DIR_FORMAT_VERSION)
+			pr_warn("%s: directory format version %" PRIu64 " (perfcap knows %d)\n",
+				path, r->dir_version, PERF_DIR_FORMAT_VERSION);
+		err = open_dir_streams(r);
+		if (err)
+			goto out_free;
+	}
+	r->buf_cap = READER_WINDOW;
+	r->buf = xzalloc(r->buf_cap);
+	return 0;
+
+out_free:
+	free(hdr_path);
+	perf_reader__close(r);
+	return err;
+}
+
+void perf_reader__close(struct perf_reader *r)
+{
+	for (size_t i = 0; i < r->nr_attrs; i++) {
+		free(r->attrs[i].ids);
+		free(r->attrs[i].name);
+	}
+	for (size_t i = 0; i < r->nr_streams; i++) {
+		if (r->streams[i].fd >= 0)
+			close(r->streams[i].fd);
+		free(r->streams[i].path);
+	}
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->attrs);
+	free(r->id_map);
+	free(r->features);
+	free(r->streams);
+	free(r->buf);
+	free(r->path);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+/* ---- the record walk -------------------------------------------------- */
+
+struct window {
+	int fd;
+	uint64_t start;		/* file offset of buf[0] */
+	size_t len;		/* valid bytes in buf */
+};
+
+/*
+ * Make [off, off+need) readable in r->buf and return a pointer to it,
+ * 8-aligned because a refill always starts at off. limit is where the
+ * stream ends. NULL with *err set on a read error or a short file.
+ */
+static const unsigned char *window_get(struct perf_reader *r, struct window *w,
+				       const struct perf_reader_stream *s, uint64_t off,
+				       size_t need, uint64_t limit, int *err)
+{
+	size_t want, got = 0;
+	int e;
+
+	if (off >= w->start && off - w->start <= w->len &&
+	    need <= w->len - (off - w->start) && !((off - w->start) & 7))
+		return r->buf + (off - w->start);
+	if (need > r->buf_cap) {
+		r->buf = xrealloc(r->buf, need);
+		r->buf_cap = need;
+	}
+	want = (size_t)MIN((uint64_t)r->buf_cap, limit - off);
+	want = MAX(want, need);
+	e = pread_all(w->fd, r->buf, want, off, &got);
+	w->start = off;
+	w->len = got;
+	if (got >= need)
+		return r->buf;
+	*err = e && e != -EIO ? e : -EIO;
+	pr_err("%s: cannot read %zu bytes at offset %#" PRIx64 " (got %zu): %s\n",
+	       s->path, need, off, got, e && e != -EIO ? strerror(-e) : "file truncated");
+	return NULL;
+}
+
+/* Bytes that follow a record and belong to it: perf skips them too. */
+static uint64_t record_payload(const struct perf_event_header *h)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	uint64_t v = 0;
+	uint32_t v32 = 0;
+
+	switch (h->type) {
+	case PERF_RECORD_AUXTRACE:
+		/* hdr, u64 size, u64 offset, ...: size bytes of trace follow */
+		if (h->size >= 16)
+			memcpy(&v, p + 8, 8);
+		return v;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		/* hdr, u32 size: the tracing data follows, padded to 8 */
+		if (h->size >= 12)
+			memcpy(&v32, p + 8, 4);
+		return ALIGN_UP((uint64_t)v32, 8);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * PERF_RECORD_COMPRESSED: after the header, a piece of the zstd stream of
+ * one record stream (perf record -z). A record may be cut between two
+ * pieces: what is decompressed but not yet a whole record waits in buf.
+ *
+ * Decompression is bounded, so that a small hostile file cannot take
+ * memory or time out of proportion to its size: records are handed out
+ * as each step of output arrives (buf never holds more than one record
+ * and one step), the stream may inflate to at most INFLATE_MAX_RATIO
+ * times the compressed bytes read so far plus INFLATE_SLACK, and a frame
+ * may ask for a window of at most 2^INFLATE_WINDOW_LOG_MAX bytes (zstd
+ * levels up to 19 use less).
+ *
+ * The bound is on the whole stream, not on each record: perf keeps one
+ * zstd context for a whole recording, so a record deep in a repetitive
+ * stream (a tracepoint flood) is a back-reference that inflates far more
+ * than 1024 times (22 bytes to over 22 KiB in perf 6.1's own -z files),
+ * while the stream as a whole inflates some 16 to 100 times.
+ */
+struct inflate {
+	ZSTD_DCtx *dctx;
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t in_total, out_total;	/* compressed bytes read, inflated bytes made */
+};
+
+#define INFLATE_STEP 65536
+#define INFLATE_MAX_RATIO 1024
+#define INFLATE_SLACK (1ULL << 20)
+#define INFLATE_WINDOW_LOG_MAX 24
+
+/* Hand out every whole record in z->buf; keep the start of a cut one. */
+static int inflate_hand_out(struct perf_reader *r, struct inflate *z,
+			    const struct perf_reader_record *outer, perf_reader__record_cb cb,
+			    void *priv)
+{
+	const char *path = r->streams[outer->stream].path;
+	size_t pos = 0;
+	int err = 0;
+
+	while (z->len - pos >= sizeof(struct perf_event_header)) {
+		struct perf_reader_record rec = *outer;
+		struct perf_event_header ih;
+
+		memcpy(&ih, z->buf + pos, sizeof(ih));
+		if (ih.size < sizeof(ih) || (ih.size & 7)) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " holds a record of "
+			       "size %u (type %u): corrupt data\n", path, outer->offset, ih.size,
+			       ih.type);
+			return -EINVAL;
+		}
+		if (ih.size > z->len - pos)
+			break;
+		rec.header = (const struct perf_event_header *)(z->buf + pos);
+		rec.payload_size = 0;
+		rec.compressed = true;
+		err = cb(r, &rec, priv);
+		if (err)
+			break;
+		pos += ih.size;
+	}
+	memmove(z->buf, z->buf + pos, z->len - pos);
+	z->len -= pos;
+	return err;
+}
+
+static int inflate_record(struct perf_reader *r, struct inflate *z,
+			  const struct perf_reader_record *outer, perf_reader__record_cb cb,
+			  void *priv)
+{
+	const struct perf_event_header *h = outer->header;
+	const char *path = r->streams[outer->stream].path;
+	ZSTD_inBuffer in = { (const char *)(h + 1), h->size - sizeof(*h), 0 };
+	uint64_t limit;
+
+	/* Records are < 64 KiB, a file < 2^64: in_total x 1024 cannot wrap before 2^54 of input. */
+	z->in_total += in.size;
+	limit = z->in_total * INFLATE_MAX_RATIO + INFLATE_SLACK;
+
+	if (!z->dctx) {
+		z->dctx = ZSTD_createDCtx();
+		if (!z->dctx)
+			return -ENOMEM;
+		ZSTD_DCtx_setParameter(z->dctx, ZSTD_d_windowLogMax, INFLATE_WINDOW_LOG_MAX);
+	}
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t ret;
+		int err;
+
+		/* buf holds less than a record (< 64 KiB) here: cap stays bounded */
+		if (z->cap - z->len < INFLATE_STEP) {
+			z->cap = z->len + INFLATE_STEP;
+			z->buf = xrealloc(z->buf, z->cap);
+		}
+		out = (ZSTD_outBuffer){ z->buf + z->len, INFLATE_STEP, 0 };
+		ret = ZSTD_decompressStream(z->dctx, &out, &in);
+		if (ZSTD_isError(ret)) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 ": %s\n", path,
+			       outer->offset, ZSTD_getErrorName(ret));
+			return -EINVAL;
+		}
+		z->len += out.pos;
+		z->out_total += out.pos;
+		if (z->out_total > limit) {
+			pr_err("%s: COMPRESSED record at offset %#" PRIx64 " (%zu bytes): the "
+			       "compressed data up to it inflates to more than %d times its size "
+			       "(%" PRIu64 " bytes so far): corrupt data\n", path, outer->offset,
+			       in.size, INFLATE_MAX_RATIO, z->out_total);
+			return -EINVAL;
+		}
+		err = inflate_hand_out(r, z, outer, cb, priv);
+		if (err)
+			return err;
+		/* Done when the input is used up and zstd has nothing more to flush. */
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
+}
+
+/*
+ * A pipe-format stream has no size in a header: it ends where its writer
+ * stopped, maybe inside a record (perf record killed, a reader that cut
+ * it). What came whole is read; the rest is said, not an error.
+ */
+static int pipe_cut(const struct perf_reader_stream *s, uint64_t off, uint64_t end)
+{
+	pr_warn("%s: the stream ends inside a record at offset %#" PRIx64 " (%" PRIu64
+		" bytes left): cut short? The records before it are read\n", s->path, off,
+		end - off);
+	return 0;
+}
+
+static int walk_records(struct perf_reader *r, size_t idx, struct inflate *z,
+			perf_reader__record_cb cb, void *priv)
+{
+	const struct perf_reader_stream *s = &r->streams[idx];
+	struct window w = { .fd = s->fd >= 0 ? s->fd : r->fd };
+	uint64_t off = s->offset, end = s->offset + s->size;
+	int err = 0;
+
+	while (off < end) {
+		struct perf_reader_record rec = { 0 };
+		const unsigned char *p;
+		struct perf_event_header h;
+
+		if (r->is_pipe && end - off < sizeof(h))
+			return pipe_cut(s, off, end);
+		if (end - off < sizeof(h)) {
+			pr_err("%s: %" PRIu64 " stray bytes at the end of the data (offset "
+			       "%#" PRIx64 ")\n", s->path, end - off, off);
+			return -EINVAL;
+		}
+		p = window_get(r, &w, s, off, sizeof(h), end, &err);
+		if (!p)
+			return err;
+		memcpy(&h, p, sizeof(h));
+		/*
+		 * The kernel pads its records to 8 bytes; perf's own types may
+		 * not be (COMPRESSED is not: the reason for 6.16's COMPRESSED2).
+		 */
+		if (h.size < sizeof(h) ||
+		    (h.type < PERF_RECORD_USER_TYPE_START && (h.size & 7))) {
+			pr_err("%s: record of size %u at offset %#" PRIx64 " (type %u): "
+			       "corrupt data\n", s->path, h.size, off, h.type);
+			return -EINVAL;
+		}
+		if (r->is_pipe && h.size > end - off)
+			return pipe_cut(s, off, end);
+		if (h.size > end - off) {
+			pr_err("%s: record at offset %#" PRIx64 " (type %u, size %u) runs past "
+			       "the end of the data at %#" PRIx64 "\n", s->path, off, h.type,
+			       h.size, end);
+			return -EINVAL;
+		}
+		p = window_get(r, &w, s, off, h.size, end, &err);
+		if (!p)
+			return err;
+		rec.header = (const struct perf_event_header *)p;
+		rec.stream = idx;
+		rec.offset = off;
+		rec.payload_size = record_payload(rec.header);
+		if (r->is_pipe && rec.payload_size > end - off - h.size)
+			return pipe_cut(s, off, end);
+		if (rec.payload_size > end - off - h.size) {
+			pr_err("%s: %s record at offset %#" PRIx64 " says %" PRIu64 " bytes "
+			       "follow, past the end of the data\n", s->path,
+			       perf_reader__record_name(h.type), off, rec.payload_size);
+			return -EINVAL;
+		}
+		err = cb(r, &rec, priv);
+		if (!err && h.type == PERF_RECORD_COMPRESSED)
+			err = inflate_record(r, z, &rec, cb, priv);
+		if (err)
+			return err;
+		off += h.size + rec.payload_size;
+	}
+	return 0;
+}
+
+static int walk_stream(struct perf_reader *r, size_t idx, perf_reader__record_cb cb,
+		       void *priv)
+{
+	struct inflate z = { 0 };
+	int err = walk_records(r, idx, &z, cb, priv);
+
+	if (!err && z.len)
+		pr_warn("%s: the compressed data ends %zu bytes into a record; "
+			"that record is left out\n", r->streams[idx].path, z.len);
+	ZSTD_freeDCtx(z.dctx);
+	free(z.buf);
+	return err;
+}
+
+int perf_reader__for_each_record(struct perf_reader *r, perf_reader__record_cb cb,
+				 void *priv)
+{
+	for (size_t i = 0; i < r->nr_streams; i++) {
+		int err = walk_stream(r, i, cb, priv);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- decoding samples ------------------------------------------------- */
+
+/* The attr whose layout decodes a record: by id when there is more than one. */
+static const struct perf_reader_attr *pick_attr(const struct perf_reader *r, bool have_id,
+						uint64_t id, int *idx)
+{
+	int i = 0;
+
+	if (r->nr_attrs > 1)
+		i = have_id ? perf_reader__attr_of_id(r, id) : -1;
+	*idx = i;
+	/* An id we do not know: perf requires one layout, so the first attr's does. */
+	return &r->attrs[i < 0 ? 0 : i];
+}
+
+static bool skip_read(struct cursor *c, uint64_t read_format)
+{
+	size_t per = 8;
+	uint64_t nr;
+
+	if (!(read_format & PERF_FORMAT_GROUP)) {
+		per += 8 * !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
+		per += 8 * !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+		per += 8 * !!(read_format & PERF_FORMAT_ID);
+		per += 8 * !!(read_format & PERF_FORMAT_LOST);
+		return take(c, NULL, per);
+	}
+	if (!take_u64(c, &nr))
+		return false;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED && !take(c, NULL, 8))
+		return false;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING && !take(c, NULL, 8))
+		return false;
+	per += 8 * !!(read_format & PERF_FORMAT_ID);
+	per += 8 * !!(read_format & PERF_FORMAT_LOST);
+	return skip_n(c, nr, per);
+}
+
+static bool skip_regs(struct cursor *c, uint64_t mask, uint64_t *abi)
+{
+	if (!take_u64(c, abi))
+		return false;
+	return !*abi || skip_n(c, (uint64_t)__builtin_popcountll(mask), 8);
+}
+
+int perf_reader__parse_sample(const struct perf_reader *r, const struct perf_event_header *ev,
+			      struct perf_reader_sample *s)
+{
+	const struct perf_reader_attr *a;
+	const struct perf_event_attr *attr;
+	struct cursor c = { (const unsigned char *)(ev + 1),
+			    (const unsigned char *)ev + ev->size };
+	uint64_t st, id = 0;
+	bool have_id = false;
+	uint32_t u32[2];
+
+	memset(s, 0, sizeof(*s));
+	if (ev->type != PERF_RECORD_SAMPLE || ev->size < sizeof(*ev) || !r->nr_attrs)
+		return -EINVAL;
+	if (r->id_pos >= 0 && (size_t)(c.end - c.p) >= (size_t)(r->id_pos + 1) * 8) {
+		memcpy(&id, c.p + r->id_pos * 8, 8);
+		have_id = true;
+	}
+	a = pick_attr(r, have_id, id, &s->attr);
+	attr = &a->attr;
+	st = s->sample_type = attr->sample_type;
+
+	if (st & PERF_SAMPLE_IDENTIFIER && !take_u64(&c, &s->id))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_IP && !take_u64(&c, &s->ip))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_TID) {
+		if (!take(&c, u32, 8))
+			return -EINVAL;
+		s->pid = u32[0];
+		s->tid = u32[1];
+	}
+	if (st & PERF_SAMPLE_TIME && !take_u64(&c, &s->time))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_ADDR && !take_u64(&c, &s->addr))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_ID && !take_u64(&c, &s->id))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_STREAM_ID && !take_u64(&c, &s->stream_id))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_CPU) {
+		if (!take(&c, u32, 8))
+			return -EINVAL;
+		s->cpu = u32[0];
+	}
+	if (st & PERF_SAMPLE_PERIOD && !take_u64(&c, &s->period))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_READ && !skip_read(&c, attr->read_format))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (!take_u64(&c, &s->callchain_nr))
+			return -EINVAL;
+		s->callchain = c.p;
+		if (!skip_n(&c, s->callchain_nr, 8))
+			return -EINVAL;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		/* u32 size + data; the kernel pads size so that the next field is aligned */
+		if (!take_u32(&c, &s->raw_size))
+			return -EINVAL;
+		s->raw = c.p;
+		if (!take(&c, NULL, s->raw_size))
+			return -EINVAL;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		if (!take_u64(&c, &s->branch_nr))
+			return -EINVAL;
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX && !take(&c, NULL, 8))
+			return -EINVAL;
+		if (!skip_n(&c, s->branch_nr, 3 * 8)) /* from, to, flags */
+			return -EINVAL;
+	}
+	if (st & PERF_SAMPLE_REGS_USER &&
+	    !skip_regs(&c, attr->sample_regs_user, &s->user_regs_abi))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (!take_u64(&c, &s->user_stack_size) ||
+		    !skip_n(&c, s->user_stack_size, 1))
+			return -EINVAL;
+		/* dyn_size only follows a non-empty stack */
+		if (s->user_stack_size && !take_u64(&c, &s->user_stack_dyn_size))
+			return -EINVAL;
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT) && !take_u64(&c, &s->weight))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_DATA_SRC && !take_u64(&c, &s->data_src))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_TRANSACTION && !take_u64(&c, &s->transaction))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		uint64_t abi;
+
+		if (!skip_regs(&c, attr->sample_regs_intr, &abi))
+			return -EINVAL;
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR && !take_u64(&c, &s->phys_addr))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_CGROUP && !take_u64(&c, &s->cgroup))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE && !take_u64(&c, &s->data_page_size))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE && !take_u64(&c, &s->code_page_size))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_AUX) {
+		if (!take_u64(&c, &s->aux_size) || !skip_n(&c, s->aux_size, 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int perf_reader__parse_id_sample(const struct perf_reader *r,
+				 const struct perf_event_header *ev,
+				 struct perf_reader_sample *s)
+{
+	const struct perf_reader_attr *a;
+	const unsigned char *end = (const unsigned char *)ev + ev->size;
+	struct cursor c;
+	uint64_t st, id = 0;
+	bool have_id = false;
+	uint32_t u32[2];
+
+	memset(s, 0, sizeof(*s));
+	s->attr = -1;
+	if (ev->type == PERF_RECORD_SAMPLE || ev->type >= PERF_RECORD_USER_TYPE_START ||
+	    !r->sample_id_all || !r->nr_attrs)
+		return -ENOENT;
+	if (ev->size < sizeof(*ev))
+		return -EINVAL;
+	if (r->is_pos > 0 && ev->size >= sizeof(*ev) + (size_t)r->is_pos * 8) {
+		memcpy(&id, end - r->is_pos * 8, 8);
+		have_id = true;
+	}
+	a = pick_attr(r, have_id, id, &s->attr);
+	st = s->sample_type = a->attr.sample_type;
+	if (ev->size < sizeof(*ev) + a->id_hdr_size)
+		return -EINVAL;
+	c.p = end - a->id_hdr_size;
+	c.end = end;
+	if (st & PERF_SAMPLE_TID) {
+		take(&c, u32, 8);
+		s->pid = u32[0];
+		s->tid = u32[1];
+	}
+	if (st & PERF_SAMPLE_TIME)
+		take_u64(&c, &s->time);
+	if (st & PERF_SAMPLE_ID)
+		take_u64(&c, &s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		take_u64(&c, &s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		take(&c, u32, 8);
+		s->cpu = u32[0];
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		take_u64(&c, &s->id);
+	return 0;
+}
+
+int perf_reader__parse_args(int argc, char **argv, const char *cmd, const char *usage,
+			    const char *flag_short, const char *flag_long, bool *flag,
+			    const char **path)
+{
+	bool opts_done = false;
+
+	*path = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!opts_done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (!opts_done && (!strcmp(a, flag_short) || !strcmp(a, flag_long))) {
+			*flag = true;
+		} else if (!opts_done && (!strcmp(a, "-i") || !strcmp(a, "--input"))) {
+			if (++i == argc || *path)
+				goto usage;
+			*path = argv[i];
+		} else if (!opts_done && !strncmp(a, "--input=", 8)) {
+			if (*path)
+				goto usage;
+			*path = a + 8;
+		} else if (!opts_done && !strcmp(a, "--")) {
+			opts_done = true;
+		} else if (!opts_done && a[0] == '-' && a[1]) {
+			fprintf(stderr, "perfcap %s: unknown option '%s'\n", cmd, a);
+			goto usage;
+		} else {
+			if (*path)
+				goto usage;
+			*path = a;
+		}
+	}
+	if (!*path)
+		*path = "perf.data";
+	return 0;
+usage:
+	fputs(usage, stderr);
+	return -EINVAL;
+}

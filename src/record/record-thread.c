@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/compress-stage.h"
+#include "io/output.h"
+#include "record/record-thread.h"
+#include "sys.h"
+#include "util.h"
+
+/*
+ * A ring that gained a quarter of its size between two passes fills
+ * faster than a sleeping reader can be woken reliably: on a busy machine
+ * the wakeup alone can take longer than the rest of the ring lasts. Then
+ * the reader goes straight into the next pass instead of sleeping (perf
+ * record's default loop always does). On the dwarf-small bench scenario
+ * (32 KiB rings, 2 saturated CPUs), single runs before and after this
+ * rule: --aio lost 26.4% -> 14.9%, sync 7.8% -> 5.5%. Waking earlier
+ * instead (wakeup_watermark at 1/8 or 1/4 of the ring, no spinning) was
+ * worse, 3 runs each: sync 25% and 13%, aio 36% and 30%.
+ */
+#define FAST_RING_DIV 4
+#define THREAD_POLL_MS 100
+/* How long record_threads__start waits for the readers to be ready. */
+#define READY_WAIT_US (1000 * 1000)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void poke(int fd)
+{
+	uint64_t one = 1;
+
+	if (fd >= 0)
+		(void)!write(fd, &one, sizeof(one));
+}
+
+int record_threads__init(struct record_threads *rt, struct output *out, struct mmap *maps,
+			 int nr, int *const *idx, const int *nr_idx,
+			 struct cpu_map *const *affinity, bool threaded, int main_wake_fd,
+			 uint64_t sample_type, uint64_t now)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->out = out;
+	rt->nr = nr;
+	rt->threaded = threaded;
+	rt->main_wake_fd = main_wake_fd;
+	atomic_init(&rt->stop, false);
+	atomic_init(&rt->failed, 0);
+	atomic_init(&rt->hung, 0);
+	atomic_init(&rt->fifo_refused, false);
+	atomic_init(&rt->demoted, false);
+	atomic_init(&rt->ready, 0);
+	rounds__init(&rt->rounds, nr, now);
+	rt->t = xzalloc(nr * sizeof(*rt->t));
+	for (int i = 0; i < nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		t->idx = i;
+		t->set = rt;
+		atomic_init(&t->pub_samples, 0);
+		atomic_init(&t->pub_lost, 0);
+		atomic_init(&t->pub_queue, 0);
+		t->writer_fd = -1;
+		t->nr_maps = nr_idx[i];
+		t->maps = xzalloc((nr_idx[i] + 1) * sizeof(*t->maps));
+		for (int k = 0; k < nr_idx[i]; k++)
+			t->maps[k] = &maps[idx[i][k]];
+		t->affinity = affinity ? affinity[i] : NULL;
+		t->pass.bufs = xzalloc((nr_idx[i] + 1) * sizeof(*t->pass.bufs));
+		t->pass.rounds = &rt->rounds;
+		t->pass.thread = i;
+		record_stats__init(&t->stats, sample_type);
+		if (threaded) {
+			t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+			if (t->wake_fd < 0) {
+				int err = -errno;
+
+				pr_err("eventfd: %s\n", strerror(-err));
+				return err;
+			}
+			t->own_wake_fd = true;
+		} else {
+			t->wake_fd = main_wake_fd;
+		}
+		t->nfds = t->nr_maps + 1;
+		t->live = t->nr_maps;
+		t->pfd = xzalloc(t->nfds * sizeof(*t->pfd));
+		for (int k = 0; k < t->nr_maps; k++) {
+			t->pfd[k].fd = t->maps[k]->fd;
+			t->pfd[k].events = POLLIN;
+		}
+		t->pfd[t->nfds - 1].fd = t->wake_fd;
+		t->pfd[t->nfds - 1].events = POLLIN;
+	}
+	return 0;
+}
+
+int record_threads__writers(struct record_threads *rt, const struct writer_ops *ops,
+			    int nr_bufs)
+{
+	if (!rt->threaded)
+		return 0;
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+		int err;
+
+		/*
+		 * A file descriptor of its own: glibc's AIO runs the requests
+		 * of one descriptor one after another on one helper thread.
+		 */
+		t->writer_fd = fcntl(rt->out->fd, F_DUPFD_CLOEXEC, 0);
+		if (t->writer_fd < 0) {
+			err = -errno;
+			pr_err("reader thread %d: dup: %s\n", i, strerror(-err));
+			return err;
+		}
+		err = writer__init(&t->own_writer, ops, t->writer_fd,
+				   t->nr_maps * nr_bufs + 16);
+		if (err)
+			return err;
+		t->writer = &t->own_writer;
+		for (int k = 0; k < t->nr_maps; k++)
+			t->maps[k]->writer = t->writer;
+	}
+	return 0;
+}
+
+int record_threads__compress(struct record_threads *rt, const struct writer_ops *ops,
+			     int level, size_t ring_size, int nr_bufs)
+{
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		t->stage = compress_stage__new(rt->out, ops, level, ring_size,
+					       t->nr_maps * nr_bufs, &rt->rounds, i);
+		if (!t->stage)
+			return -ENOMEM;
+		t->pass.stage = t->stage;
+		for (int k = 0; k < t->nr_maps; k++)
+			t->maps[k]->stage = t->stage;
+	}
+	return 0;
+}
+
+void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out)
+{
+	*in = *out = 0;
+	for (int i = 0; i < rt->nr; i++) {
+		if (!rt->t[i].stage)
+			continue;
+		*in += compress_stage__bytes_in(rt->t[i].stage);
+		*out += compress_stage__bytes_out(rt->t[i].stage);
+	}
+}
+
+static struct writer *thread_writer(struct record_thread *t)
+{
+	return t->writer ? t->writer : t->set->out->writer;
+}
+
+/* The round has stayed open too long: wake the readers that hold it back. */
+static void wake_stale(struct record_thread *t)
+{
+	struct record_threads *rt = t->set;
+	int stale[rt->nr];
+	int n = rounds__stale(&rt->rounds, stale);
+
+	for (int i = 0; i < n; i++) {
+		if (stale[i] == t->idx)
+			continue;
+		poke(rt->t[stale[i]].wake_fd);
+		t->round_wakes++;
+	}
+}
+
+ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
+{
+	struct record_threads *rt = t->set;
+	struct mmap_pass *p = &t->pass;
+	/* Signed: another reader may have closed a round after now was read. */
+	int64_t age = (int64_t)(now - atomic_load_explicit(&rt->rounds.last_ns,
+							   memory_order_relaxed));
+	/*
+	 * A ring may be put off, a chunk kept, only while the last round
+	 * closed less than ROUND_MAX_NS ago: with many rings some ring could
+	 * be busy in every pass, and a round that never closes makes perf
+	 * report hold every event in memory before it sorts.
+	 */
+	bool may_defer = !last && age < (int64_t)ROUND_MAX_NS;
+	ssize_t n = mmap__pass_copy(t->maps, t->nr_maps, p, may_defer);
+	int err;
+
+	t->fast_rings = 0;
+	for (int i = 0; i < p->nr; i++) {
+		struct mmap_buf *b = p->bufs[i];
+		size_t fresh = b->len - b->fresh;
+
+		record_stats__observe(&t->stats, b->data + b->fresh, fresh);
+		/* A ring that filled this much since the last pass is fast. */
+		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
+			t->fast_rings++;
+	}
+	err = mmap__pass_submit(p, now);
+	if (p->round)
+		t->nr_rounds++;
+	else if (rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
+		wake_stale(t);
+	if (n < 0)
+		return n;
+	if (err)
+		return err;
+	err = output__reap_via(rt->out, thread_writer(t), false);
+	/* -z: the buffers the stage has compressed come back. */
+	if (!err && t->stage)
+		err = compress_stage__reap(t->stage, false);
+	atomic_store_explicit(&t->pub_samples, t->stats.samples, memory_order_relaxed);
+	atomic_store_explicit(&t->pub_lost, record_stats__lost(&t->stats), memory_order_relaxed);
+	atomic_store_explicit(&t->pub_queue, thread_writer(t)->inflight +
+			      (t->stage ? t->stage->pending : 0), memory_order_relaxed);
+	return err ? err : n;
+}
+
+int record_thread__sleep(struct record_thread *t, int timeout_ms)
+{
+	int r = poll(t->pfd, t->nfds, timeout_ms);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r == 0)
+		return 0;
+	t->wakeups++;
+	if (t->pfd[t->nfds - 1].revents) {
+		uint64_t v;
+
+		(void)!read(t->wake_fd, &v, sizeof(v));
+	}
+	for (int i = 0; i < t->nr_maps; i++) {
+		/* The events' tasks are gone: drain, but stop polling it. */
+		if (t->pfd[i].fd >= 0 && (t->pfd[i].revents & (POLLHUP | POLLERR))) {
+			t->pfd[i].fd = -1;
+			t->live--;
+		}
+	}
+	return r;
+}
+
+int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms)
+{
+	uint64_t last = atomic_load_explicit(&t->set->rounds.last_ns, memory_order_relaxed);
+	uint64_t due = last + ROUND_MAX_NS;
+	bool kept = false;
+
+	for (int i = 0; i < t->nr_maps && !kept; i++)
+		kept = t->maps[i]->filling != NULL;
+	if (!kept)
+		return max_ms;
+	if (due <= now)
+		return 0;
+	return (int)MIN((uint64_t)max_ms, (due - now + 999999) / 1000000);
+}
+
+int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long a, b;
+		int n;
+		char c;
+
+		if (sscanf(tok, "deadline:%llu/%llu%c", &a, &b, &c) == 2 && a && a <= b) {
+			s->dl_runtime_ns = a * 1000;
+			s->dl_period_ns = b * 1000;
+		} else if (sscanf(tok, "nice:%d%c", &n, &c) == 1 && n >= -40 && n <= 40) {
+			s->other = true;
+			s->nice = n;
+		} else if (sscanf(tok, "slice:%llu%c", &a, &c) == 1 && a >= 100 && a <= 100000) {
+			s->other = true;
+			s->slice_ns = a * 1000;
+		} else if (sscanf(tok, "fifo:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
+			s->fifo = n;
+		} else {
+			snprintf(why, len, "reader scheduling '%s': expected deadline:R/P, "
+				 "nice:N, slice:US (100-100000) or fifo:PRIO", tok);
+			err = -EINVAL;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+static void fail(struct record_thread *t, int err)
+{
+	struct record_threads *rt = t->set;
+	int none = 0;
+
+	t->err = err;
+	atomic_compare_exchange_strong(&rt->failed, &none, err);
+	atomic_store(&rt->stop, true);
+	poke(rt->main_wake_fd);
+}
+
+static void set_affinity(struct record_thread *t)
+{
+	cpu_set_t set;
+	int err;
+
+	if (!t->affinity || !t->affinity->nr)
+		return;
+	CPU_ZERO(&set);
+	for (int i = 0; i < t->affinity->nr; i++)
+		if (t->affinity->cpu[i] >= 0 && t->affinity->cpu[i] < CPU_SETSIZE)
+			CPU_SET(t->affinity->cpu[i], &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		pr_debug("reader thread %d: sched_setaffinity: %s\n", t->idx, strerror(err));
+}
+
+static int set_fifo(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return pthread_setschedparam(pthread_self(), prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+void record_thread__settle(struct record_thread *t)
+{
+	const struct reader_sched *s = &t->set->sched;
+	int err = 0;
+
+	if (s->dl_period_ns) {
+		err = sys_sched_deadline(s->dl_runtime_ns, s->dl_period_ns);
+		if (err)
+			pr_warn("reader %d: SCHED_DEADLINE %llu/%llu ns refused: %s\n", t->idx,
+				(unsigned long long)s->dl_runtime_ns,
+				(unsigned long long)s->dl_period_ns, strerror(-err));
+		return;
+	}
+	set_affinity(t);
+	if (s->other) {
+		errno = 0;
+		int nice = getpriority(PRIO_PROCESS, 0);
+
+		err = sys_sched_other(errno ? s->nice : nice + s->nice, s->slice_ns);
+	}
+	if (err) {
+		pr_warn("reader %d: scheduling refused: %s\n", t->idx, strerror(-err));
+		return;
+	}
+	if (s->fifo) {
+		err = set_fifo(s->fifo);
+		t->fifo = !err;
+		/* One notice for all the readers; they run on at their nice value. */
+		if (err && !atomic_exchange(&t->set->fifo_refused, true) && s->fifo_notice)
+			pr_warn("readers at normal priority: SCHED_FIFO %d was refused (%s; it "
+				"needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d); rings may overflow "
+				"sooner\n", s->fifo, strerror(err), s->fifo);
+	}
+}
+
+int record_threads__demote(struct record_threads *rt)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	int n = 0;
+
+	if (!rt->sched.fifo || atomic_exchange(&rt->demoted, true))
+		return 0;
+	/* The loop as the only reader: it is the caller. */
+	if (!rt->threaded)
+		return !set_fifo(0);
+	for (int i = 0; i < rt->nr; i++)
+		if (rt->t[i].started &&
+		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))
+			n++;
+	return n;
+}
+
+static void *thread_main(void *arg)
+{
+	struct record_thread *t = arg;
+	struct record_threads *rt = t->set;
+	bool hung = false;
+	char name[16];
+
+	/* "perfcap-rdN" in ps and /proc/PID/task/TID/comm. */
+	snprintf(name, sizeof(name), "perfcap-rd%d", t->idx);
+	pthread_setname_np(pthread_self(), name);
+	record_thread__settle(t);
+	while (!atomic_load_explicit(&rt->stop, memory_order_acquire)) {
+		ssize_t n = record_thread__step(t, now_ns(), false);
+		int r;
+
+		/* Settled and one step done (its first costs paid): see record_threads__start. */
+		if (!t->ready) {
+			t->ready = true;
+			atomic_fetch_add_explicit(&rt->ready, 1, memory_order_release);
+		}
+		if (n < 0) {
+			fail(t, (int)n);
+			break;
+		}
+		/* Under SCHED_FIFO a spinning reader would hold its CPU: it sleeps. */
+		if (t->fast_rings && !t->fifo) {
+			t->spins++;
+			continue;
+		}
+		r = record_thread__sleep(t, record_thread__timeout(t, now_ns(), THREAD_POLL_MS));
+		if (r < 0) {
+			fail(t, r);
+			break;
+		}
+		if (!t->live && !hung) {
+			/* Every ring hung up: the record loop decides whether that ends it. */
+			hung = true;
+			atomic_fetch_add(&rt->hung, 1);
+			poke(rt->main_wake_fd);
+		}
+	}
+	return NULL;
+}
+
+int record_threads__start(struct record_threads *rt)
+{
+	sigset_t all, old;
+	int err = 0;
+
+	for (int i = 0; i < rt->nr && !err; i++)
+		if (rt->t[i].stage)
+			err = compress_stage__start(rt->t[i].stage, i);
+	if (err || !rt->threaded)
+		return err;
+	/* Signals are the record loop's: the readers start with them blocked. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < rt->nr && !err; i++) {
+		err = -pthread_create(&rt->t[i].tid, NULL, thread_main, &rt->t[i]);
+		if (err)
+			pr_err("cannot start reader thread %d: %s\n", i, strerror(-err));
+		else
+			rt->t[i].started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/*
+	 * The events go on only when every reader is on its CPU, at its
+	 * priority, and past its first step. Started and enabled at once, the
+	 * readers were still migrating and faulting in their buffers when the
+	 * first samples came: their first pass took 0.3-1.6 ms and found a
+	 * full ring, and dwarf-small lost 14-74 samples a CPU right there.
+	 */
+	for (int waited_us = 0; !err && waited_us < READY_WAIT_US; waited_us += 50) {
+		if (atomic_load_explicit(&rt->ready, memory_order_acquire) == rt->nr ||
+		    atomic_load(&rt->stop))
+			break;
+		usleep(50);
+	}
+	return err;
+}
+
+int record_threads__stop(struct record_threads *rt)
+{
+	atomic_store_explicit(&rt->stop, true, memory_order_release);
+	for (int i = 0; i < rt->nr; i++) {
+		if (!rt->t[i].started)
+			continue;
+		poke(rt->t[i].wake_fd);
+		pthread_join(rt->t[i].tid, NULL);
+		rt->t[i].started = false;
+	}
+	return atomic_load(&rt->failed);
+}
+
+ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now)
+{
+	ssize_t total = 0;
+
+	for (int i = 0; i < rt->nr; i++) {
+		ssize_t n = record_thread__step(&rt->t[i], now, true);
+
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	return total;
+}
+
+int record_threads__drain(struct record_threads *rt)
+{
+	/* The stages first: they write what the readers handed them, then stop. */
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		if (!t->stage)
+			continue;
+		compress_stage__stop(t->stage);
+		compress_stage__reap(t->stage, false);
+		t->nr_rounds += t->stage->nr_rounds;
+		t->stage->nr_rounds = 0;
+	}
+	for (int i = 0; i < rt->nr; i++)
+		if (rt->t[i].writer == &rt->t[i].own_writer)
+			output__set_err(rt->out, writer__drain(rt->t[i].writer));
+	return rt->out->err;
+}
+
+void record_threads__exit(struct record_threads *rt)
+{
+	if (!rt->t)
+		return;
+	record_threads__stop(rt);
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		/* Its chunks come back (and release their rings) before the rings go. */
+		if (t->stage) {
+			compress_stage__delete(t->stage);
+			for (int k = 0; k < t->nr_maps; k++)
+				t->maps[k]->stage = NULL;
+			t->stage = NULL;
+			t->pass.stage = NULL;
+		}
+		if (t->writer == &t->own_writer) {
+			writer__drain(t->writer);
+			writer__exit(t->writer);
+			for (int k = 0; k < t->nr_maps; k++)
+				if (t->maps[k]->writer == t->writer)
+					t->maps[k]->writer = NULL;
+			t->writer = NULL;
+		}
+		if (t->writer_fd >= 0)
+			close(t->writer_fd);
+		if (t->own_wake_fd && t->wake_fd >= 0)
+			close(t->wake_fd);
+		free(t->maps);
+		free(t->pfd);
+		free(t->pass.bufs);
+	}
+	free(rt->t);
+	rt->t = NULL;
+	rounds__exit(&rt->rounds);
+}
+
+void record_threads__stats(struct record_threads *rt, struct record_stats *s)
+{
+	for (int i = 0; i < rt->nr; i++)
+		record_stats__merge(s, &rt->t[i].stats);
+}
+
+uint64_t record_threads__sum(struct record_threads *rt, size_t field_offset)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < rt->nr; i++) {
+		uint64_t v;
+
+		memcpy(&v, (char *)&rt->t[i] + field_offset, sizeof(v));
+		sum += v;
+	}
+	return sum;
+}
