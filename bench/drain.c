@@ -212,12 +212,13 @@ int main(int argc, char **argv)
 		/* Rings dealt round-robin to the readers. */
 		r->reader = i % readers;
 		idx[r->reader][nr_idx[r->reader]++] = i;
-		if (mmap__init_fake(&maps[i], r->mem, PAGE, r->size, bufs, &out))
+		if (mmap__init_fake(&maps[i], r->mem, PAGE, r->size, bufs))
 			return 1;
 	}
-	if (record_threads__init(&rt, &out, maps, readers, idx, nr_idx, NULL, true, -1,
+	if (record_threads__init(&rt, &out, maps, readers, idx, nr_idx, NULL, -1,
 				 PERF_SAMPLE_TIME, 0) ||
-	    record_threads__writers(&rt, ops, bufs) || (!spin && record_threads__start(&rt)))
+	    record_threads__pipelines(&rt, ops, bufs, (size_t)kib << 10, 0) ||
+	    (!spin && record_threads__start(&rt)))
 		return 1;
 	spinners = calloc(readers, sizeof(*spinners));
 	for (int i = 0; spin && i < readers; i++)

@@ -155,38 +155,3 @@ ssize_t sys_pwrite_at(enum sys_fault_site site, int fd, const void *buf, size_t 
 {
 	return sys_fault__result(site, sys_pwrite(fd, buf, len, off), len);
 }
-
-/* The kernel's struct sched_attr (linux/sched/types.h), version 0 size. */
-struct sched_attr_v0 {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-};
-
-int sys_sched_other(int nice, uint64_t slice_ns)
-{
-	struct sched_attr_v0 attr = {
-		.size = 48,
-		.policy = 0,		/* SCHED_OTHER */
-		.nice = nice,
-		.runtime = slice_ns,	/* EEVDF's slice request; 0: the default */
-	};
-
-	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
-}
-
-int sys_sched_deadline(uint64_t runtime_ns, uint64_t period_ns)
-{
-	struct sched_attr_v0 attr = {
-		.size = 48,
-		.policy = 6,		/* SCHED_DEADLINE */
-		.flags = 0x01,		/* SCHED_FLAG_RESET_ON_FORK: glibc's AIO helper may start */
-		.runtime = runtime_ns,
-		.deadline = period_ns,
-		.period = period_ns,
-	};
-
-	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
-}

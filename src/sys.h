@@ -17,18 +17,6 @@ int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
 
 /*
- * The calling thread to SCHED_DEADLINE: runtime_ns of CPU every period_ns
- * (deadline = period), its children back to SCHED_OTHER. 0 or -errno.
- */
-int sys_sched_deadline(uint64_t runtime_ns, uint64_t period_ns);
-
-/*
- * The calling thread to SCHED_OTHER at nice value nice, asking EEVDF
- * (Linux 6.12+) for slice_ns slices (0: the default slice). 0 or -errno.
- */
-int sys_sched_other(int nice, uint64_t slice_ns);
-
-/*
  * ioctl on an event fd: 0 or -errno. PERF_EVENT_IOC_ENABLE and _DISABLE
  * pass through the fault seam (sites enable: and disable:).
  */

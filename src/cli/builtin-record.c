@@ -47,10 +47,11 @@
 #include <unistd.h>
 
 #include "cli/builtin.h"
-#include "record/compress-stage.h"
 #include "record/control.h"
 #include "events/cpumap.h"
+#include "events/evlist-config.h"
 #include "events/evlist.h"
+#include "record/rings.h"
 #include "format/features.h"
 #include "cli/options.h"
 #include "events/perf-regs.h"
@@ -80,6 +81,7 @@ struct record {
 	char **argv;
 	struct event_list events;
 	struct evlist evlist;
+	struct rings rings;		/* one per CPU (record/rings.h) */
 	struct writer writer;
 	struct output out;
 	struct perf_data pd;
@@ -526,9 +528,8 @@ static int setup_readers(struct record *rec)
 {
 	struct evlist *el = &rec->evlist;
 	struct record_opts *o = &rec->opts;
-	int nr = 1, **idx, *nr_idx, err;
-	struct cpu_map **aff = NULL;
-	bool threaded = o->threads;
+	int nr, **idx, *nr_idx, err;
+	struct cpu_map **aff;
 	char why[256] = "";
 
 	if (o->threads) {
@@ -543,48 +544,37 @@ static int setup_readers(struct record *rec)
 		}
 		snprintf(why, sizeof(why), "as --threads=%s asks", o->threads_spec);
 	} else {
-		/* perfcap chooses (thread-spec.h); the environment may say otherwise, for tests. */
-		const char *e = getenv("PERFCAP_CPUS_PER_READER");
-		int per = e && atoi(e) > 0 ? atoi(e) : THREAD_SPEC_CPUS_PER_READER;
-
-		err = thread_spec__auto(&rec->tspec, el->cpus, "/sys", per, why, sizeof(why));
+		/* perfcap chooses (thread-spec.h). */
+		err = thread_spec__auto(&rec->tspec, el->cpus, "/sys", THREAD_SPEC_CPUS_PER_READER,
+					why, sizeof(why));
 		if (err) {
 			pr_err("%s\n", why);
 			return err;
 		}
-		threaded = rec->tspec.nr > 0;
-		if (threaded)
-			o->threads_spec = "auto";
+		o->threads_spec = "auto";
 	}
-	if (threaded) {
-		nr = rec->tspec.nr;
-		aff = xzalloc(nr * sizeof(*aff));
-	}
+	/* Per-thread rings (no CPU): one reader for them all, wherever it runs. */
+	nr = rec->tspec.nr ? rec->tspec.nr : 1;
+	if (!rec->tspec.nr)
+		snprintf(why, sizeof(why), "one reader thread for the %d per-thread rings",
+			 rec->rings.nr);
+	aff = xzalloc(nr * sizeof(*aff));
 	if (verbose > 0)
 		fprintf(stderr, "[ perfcap record: readers: %s ]\n", why);
 	idx = xzalloc(nr * sizeof(*idx));
 	nr_idx = xzalloc(nr * sizeof(*nr_idx));
 	for (int i = 0; i < nr; i++) {
-		idx[i] = xzalloc((el->nr_mmaps + 1) * sizeof(int));
-		for (int m = 0; m < el->nr_mmaps; m++)
-			if (!threaded || cpu_map__contains(rec->tspec.t[i].maps, el->mmaps[m].cpu))
+		idx[i] = xzalloc((rec->rings.nr + 1) * sizeof(int));
+		for (int m = 0; m < rec->rings.nr; m++)
+			if (!rec->tspec.nr || cpu_map__contains(rec->tspec.t[i].maps, rec->rings.maps[m].cpu))
 				idx[i][nr_idx[i]++] = m;
-		if (aff)
-			aff[i] = rec->tspec.t[i].affinity;
+		aff[i] = rec->tspec.nr ? rec->tspec.t[i].affinity : NULL;
 	}
-	err = record_threads__init(&rec->readers, &rec->out, el->mmaps, nr, idx, nr_idx, aff,
-				   threaded, wake_fd, el->evsels[0]->attr.sample_type, now_ns());
-	/* Every reader: the threads, or the loop where it is the only one. */
+	err = record_threads__init(&rec->readers, &rec->out, rec->rings.maps, nr, idx, nr_idx, aff,
+				   wake_fd, el->evsels[0]->attr.sample_type, now_ns());
 	if (!o->realtime && !o->readers_nice) {
 		rec->readers.sched.fifo = READER_FIFO_PRIO;
 		rec->readers.sched.fifo_notice = !o->quiet;
-	}
-	{
-		/* An experiment for bench/, not an interface: see record-thread.h. */
-		const char *e = getenv("PERFCAP_READER_SCHED");
-
-		if (!err && e && reader_sched__parse(&rec->readers.sched, e, why, sizeof(why)))
-			pr_warn("PERFCAP_READER_SCHED ignored: %s\n", why);
 	}
 	if (!err && verbose > 0 && o->realtime)
 		fprintf(stderr, "[ perfcap record: readers' scheduling: SCHED_FIFO as -r asks, "
@@ -595,7 +585,7 @@ static int setup_readers(struct record *rec)
 	else if (!err && verbose > 0)
 		fprintf(stderr, "[ perfcap record: readers' scheduling: their nice value "
 			"(--reader-sched=nice) ]\n");
-	if (!err && verbose > 0 && threaded) {
+	if (!err && verbose > 0 && rec->tspec.nr) {
 		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s):", nr,
 			o->threads_spec);
 		for (int i = 0; i < nr; i++) {
@@ -652,13 +642,12 @@ static void status_start(struct record *rec, uint64_t now)
 static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 {
 	struct record_threads *rt = &rec->readers;
-	struct evlist *el = &rec->evlist;
 	uint64_t best = 0;
 
 	memset(snap, 0, sizeof(*snap));
 	snap->bytes_written = rec->bytes_before + output__written(&rec->out);
 	snap->ring_cpu = -1;
-	snap->queue = rt->threaded ? rec->writer.inflight : 0;
+	snap->queue = rec->writer.inflight;
 	/* With --switch-output, the files finished so far (record__take_stats). */
 	snap->samples = rec->stats.samples;
 	snap->lost = record_stats__lost(&rec->stats);
@@ -667,8 +656,8 @@ static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 		snap->lost += atomic_load_explicit(&rt->t[i].pub_lost, memory_order_relaxed);
 		snap->queue += atomic_load_explicit(&rt->t[i].pub_queue, memory_order_relaxed);
 	}
-	for (int i = 0; i < el->nr_mmaps; i++) {
-		struct mmap *m = &el->mmaps[i];
+	for (int i = 0; i < rec->rings.nr; i++) {
+		struct mmap *m = &rec->rings.maps[i];
 		/* data_head - data_tail, both shared with the kernel (acquire loads). */
 		struct perf_event_mmap_page *pc = m->base;
 		uint64_t ready = pc ? __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) -
@@ -960,21 +949,9 @@ static int record__switch_output(struct record *rec)
 		return err;
 	}
 	rec->writer.fd = rec->out.fd;
-	for (int i = 0; i < rt->nr; i++) {
-		struct record_thread *t = &rt->t[i];
-		int fds[2] = { t->writer_fd, t->stage ? t->stage->writer_fd : -1 };
-
-		for (int k = 0; k < 2; k++)
-			if (fds[k] >= 0 && dup3(rec->out.fd, fds[k], O_CLOEXEC) < 0) {
-				err = -errno;
-				pr_err("reader thread %d: cannot point its writer at %s: %s\n", i,
-				       o->output, strerror(-err));
-				return err;
-			}
-		/* -z: the drain stopped its compression stage; it runs again with the readers. */
-		if (t->stage)
-			t->stage->stop = false;
-	}
+	err = record_threads__retarget(rt, rec->out.fd);
+	if (err)
+		return err;
 	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
 	if (!err)
 		err = synthesize(rec, true);
@@ -1033,8 +1010,7 @@ static int record__timeout(struct record *rec, uint64_t now, int max_ms)
 		ms = MIN((uint64_t)ms, (left + 999999) / 1000000);
 	}
 	ms = switch_output__timeout(&rec->so, now, ms);
-	if (rec->readers.threaded &&
-	    (rec->opts.max_size || rec->so.mode == SWITCH_OUTPUT_SIZE))
+	if (rec->opts.max_size || rec->so.mode == SWITCH_OUTPUT_SIZE)
 		ms = MIN(ms, LIMIT_POLL_MS);
 	return ms;
 }
@@ -1059,8 +1035,6 @@ static int record__name_output(struct record *rec)
 static int record__loop(struct record *rec)
 {
 	struct record_threads *rt = &rec->readers;
-	/* Without --threads this loop is the one reader. */
-	struct record_thread *t = rt->threaded ? NULL : &rt->t[0];
 	uint64_t last_tick = 0;
 	int err;
 
@@ -1068,24 +1042,15 @@ static int record__loop(struct record *rec)
 	err = control__start(&rec->control, wake_fd);
 	while (!err && !done_signal) {
 		uint64_t now = now_ns();
-		bool tick, chld, hung;
-		int r, ms;
+		bool tick, chld;
+		int r;
 
-		if (t) {
-			ssize_t n = record_thread__step(t, now, false);
-
-			if (n < 0) {
-				err = n;
-				break;
-			}
-		} else {
-			err = atomic_load(&rt->failed);
-			/* The main writer's own writes (synthesized records) complete here. */
-			if (!err)
-				err = output__reap(&rec->out, false);
-			if (err)
-				break;
-		}
+		err = atomic_load(&rt->failed);
+		/* The main writer's own writes (synthesized records) complete here. */
+		if (!err)
+			err = output__reap(&rec->out, false);
+		if (err)
+			break;
 		/*
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
 		 * or when a signal says so, not on every pass of a busy loop.
@@ -1110,21 +1075,14 @@ static int record__loop(struct record *rec)
 			break;
 		if (rec->nr_targets && tick && targets_gone(rec))
 			break;
-		/* Under SCHED_FIFO the loop would hold its CPU: it sleeps. */
-		if (t && t->fast_rings && !t->fifo) {
-			t->spins++;
-			continue;
-		}
-		/* Sleep until a ring reaches its watermark or a signal comes. */
-		ms = record__timeout(rec, now, POLL_TIMEOUT_MS);
-		r = t ? record_thread__sleep(t, record_thread__timeout(t, now, ms)) : sleep_main(ms);
+		/* Sleep until a signal, a reader, the control channel or a due time wakes it. */
+		r = sleep_main(record__timeout(rec, now, POLL_TIMEOUT_MS));
 		if (r < 0) {
 			err = r;
 			break;
 		}
 		/* The events' tasks are gone from every ring. */
-		hung = t ? !t->live : atomic_load(&rt->hung) == rt->nr;
-		if (hung && !rec->evlist.system_wide)
+		if (atomic_load(&rt->hung) == rt->nr && !rec->evlist.system_wide)
 			break;
 	}
 	/* A reader's error comes first: it is why the loop ended. */
@@ -1210,26 +1168,19 @@ static void print_summary(struct record *rec, int err)
 	uint64_t lost = record_stats__lost(s);
 	double pct = s->samples + lost ? 100.0 * lost / (s->samples + lost) : 0;
 	uint64_t bytes = rec->bytes_before + output__head(&rec->out);
-	unsigned long submits = rec->writer.nr_submits, shorts = rec->writer.nr_short;
+	struct stage_stats st = { 0 };
+	unsigned long submits, shorts;
 
 	if (verbose < 0)
 		return;
-	for (int i = 0; rt->threaded && i < rt->nr; i++) {
-		submits += rt->t[i].own_writer.nr_submits;
-		shorts += rt->t[i].own_writer.nr_short;
-	}
-	/* -z: the compression stages write the data (compress-stage.h). */
-	for (int i = 0; i < rt->nr; i++) {
-		if (!rt->t[i].stage)
-			continue;
-		submits += rt->t[i].stage->writer.nr_submits;
-		shorts += rt->t[i].stage->writer.nr_short;
-	}
+	/* The readers' pipelines write the data (their output stages). */
+	record_threads__stage_stats(rt, &st);
+	submits = rec->writer.nr_submits + st.writes;
+	shorts = rec->writer.nr_short + st.shorts;
 	fprintf(stderr, "[ perfcap record: Woken up %llu times to write data ]\n",
 		(unsigned long long)record_threads__total(rt, wakeups));
-	if (rt->threaded)
-		fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s) ]\n", rt->nr,
-			rec->opts.threads_spec);
+	fprintf(stderr, "[ perfcap record: %d reader threads (--threads=%s) ]\n", rt->nr,
+		rec->opts.threads_spec);
 	/* With --switch-output: the sums over every file, as "PATH.<timestamp>" (perf's words). */
 	fprintf(stderr, "[ perfcap record: %s %.3f MB %s%s (%llu samples), lost %llu samples "
 		"(%.2f%%, %llu LOST records), %s writer ]\n",
@@ -1239,9 +1190,8 @@ static void print_summary(struct record *rec, int err)
 		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
 		rec->out.pipe ? "pipe" : rec->writer.ops ? rec->writer.ops->name : "no");
 	if (rec->opts.comp_level) {
-		uint64_t in, out;
+		uint64_t in = st.bytes_in, out = st.bytes_out;
 
-		record_threads__compressed(rt, &in, &out);
 		fprintf(stderr, "[ perfcap record: compressed: %.3f MB of records in %.3f MB, "
 			"ratio %.3f (zstd level %d) ]\n", in / 1048576.0, out / 1048576.0,
 			out ? (double)in / out : 0.0, rec->opts.comp_level);
@@ -1251,20 +1201,20 @@ static void print_summary(struct record *rec, int err)
 			(unsigned long long)s->throttles);
 	if (verbose > 0) {
 		uint64_t copies = 0, waits = 0, defers = 0, holds = 0;
-		uint64_t fill[ARRAY_SIZE(rec->evlist.mmaps[0].nr_fill)] = { 0 };
+		uint64_t fill[ARRAY_SIZE(rec->rings.maps[0].nr_fill)] = { 0 };
 
-		for (int i = 0; i < rec->evlist.nr_mmaps; i++) {
-			copies += rec->evlist.mmaps[i].nr_copies;
-			waits += rec->evlist.mmaps[i].nr_waits;
-			defers += rec->evlist.mmaps[i].nr_defers;
-			holds += rec->evlist.mmaps[i].nr_holds;
+		for (int i = 0; i < rec->rings.nr; i++) {
+			copies += rec->rings.maps[i].nr_copies;
+			waits += rec->rings.maps[i].nr_waits;
+			defers += rec->rings.maps[i].nr_defers;
+			holds += rec->rings.maps[i].nr_holds;
 			for (size_t f = 0; f < ARRAY_SIZE(fill); f++)
-				fill[f] += rec->evlist.mmaps[i].nr_fill[f];
+				fill[f] += rec->rings.maps[i].nr_fill[f];
 		}
 		fprintf(stderr, "[ perfcap record: %llu rounds, %llu chunks copied, %llu kept for "
 			"more, %llu waits for a free buffer, %llu rings put off, %lu writes "
 			"(%lu short), %llu passes without sleep, %llu readers woken for a round ]\n",
-			(unsigned long long)record_threads__total(rt, nr_rounds),
+			(unsigned long long)st.rounds,
 			(unsigned long long)copies, (unsigned long long)holds,
 			(unsigned long long)waits, (unsigned long long)defers, submits, shorts,
 			(unsigned long long)record_threads__total(rt, spins),
@@ -1320,10 +1270,13 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	env->tp_event = ev;
 	env->no_buildid = rec->opts.no_buildid;
 	if (rec->opts.comp_level) {
+		struct stage_stats st = { 0 };
 		uint64_t in, out;
 
 		/* HEADER_COMPRESSED: perf report sizes its buffers by mmap_len. */
-		record_threads__compressed(&rec->readers, &in, &out);
+		record_threads__stage_stats(&rec->readers, &st);
+		in = st.bytes_in;
+		out = st.bytes_out;
 		env->comp_level = rec->opts.comp_level;
 		env->comp_ratio = out ? (uint32_t)((double)in / out + 0.5) : 0;
 		env->comp_mmap_len = rec->comp_mmap_len;
@@ -1619,13 +1572,11 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 		return err;
 	rec->writer.fd = rec->out.fd;
 	rec->file_created = true;
-	err = record_threads__writers(&rec->readers, wops, nr_bufs);
-	if (!err && o->comp_level) {
-		/* -z: a compression stage per reader (compress-stage.c says why there). */
+	/* Each reader's pipeline: -z adds a compression stage (stage-compress.c). */
+	if (o->comp_level)
 		rec->comp_mmap_len = (pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE);
-		err = record_threads__compress(&rec->readers, wops, o->comp_level,
-					       (size_t)pages * sysconf(_SC_PAGESIZE), nr_bufs);
-	}
+	err = record_threads__pipelines(&rec->readers, wops, nr_bufs,
+					(size_t)pages * sysconf(_SC_PAGESIZE), o->comp_level);
 	if (err)
 		return err;
 
@@ -1682,9 +1633,6 @@ static int record__start(struct record *rec)
 	}
 	if (rec->readers.sched.fifo && !o->realtime)
 		bound_rttime();
-	/* The loop as the only reader takes the readers' scheduling itself. */
-	if (!rec->readers.threaded)
-		record_thread__settle(&rec->readers.t[0]);
 	/*
 	 * The reader threads run, and are ready, before the first event is:
 	 * until the command has exec'd (workload__start waits for it, 6-7 ms
@@ -1800,7 +1748,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	err = evlist__open(&rec->evlist);
 	if (err)
 		return err;
-	err = evlist__mmap(&rec->evlist, pages, nr_bufs, &rec->out);
+	err = rings__map(&rec->rings, &rec->evlist, pages, nr_bufs);
 	if (err)
 		return err;
 	err = setup_readers(rec);
@@ -1876,7 +1824,7 @@ int cmd_record(int argc, char **argv)
 
 	/* Everything that can fail on bad input has been checked: create the file. */
 	raise_priority();
-	err = writer__init(&rec->writer, wops, -1, rec->evlist.nr_mmaps * nr_bufs + 16);
+	err = writer__init(&rec->writer, wops, -1, rec->rings.nr * nr_bufs + 16);
 	if (err)
 		goto out_workload;
 	err = record__create_output(rec, wops, pages, nr_bufs);
@@ -1909,10 +1857,7 @@ out_file:
 out_writer:
 	/* The readers' writers first: their writes in flight hold rings. */
 	record_threads__exit(&rec->readers);
-	for (int i = 0; i < rec->evlist.nr_mmaps; i++)
-		if (rec->evlist.mmaps[i].base)
-			mmap__close(&rec->evlist.mmaps[i]);
-	rec->evlist.nr_mmaps = 0;
+	rings__close(&rec->rings);
 	if (rec->file_created) {
 		output__drain(&rec->out);
 		output__close(&rec->out);
@@ -1926,7 +1871,9 @@ out_evlist:
 	event_list__exit(&rec->events);
 	free(rec->attrs);
 	free(rec->targets);
+	/* The readers' pipelines give their chunks back to the rings first. */
 	record_threads__exit(&rec->readers);
+	rings__exit(&rec->rings);
 	thread_spec__exit(&rec->tspec);
 	control__close(&rec->control);
 	switch_output__exit(&rec->so);

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/options.h"
+#include "events/evlist-config.h"
 #include "events/evlist.h"
 #include "perf-file.h"
 #include "util.h"

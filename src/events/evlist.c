@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "events/evlist.h"
-#include "io/output.h"
 #include "perf-file.h"
 #include "sys.h"
 #include "util.h"
@@ -103,13 +102,9 @@ void evlist__apply_event_config(struct evlist *el)
 
 void evlist__exit(struct evlist *el)
 {
-	for (int i = 0; i < el->nr_mmaps; i++)
-		if (el->mmaps[i].base)
-			mmap__close(&el->mmaps[i]);
 	for (int i = 0; i < el->nr; i++)
 		evsel__delete(el->evsels[i]);
 	free(el->evsels);
-	free(el->mmaps);
 	free(el->threads);
 	cpu_map__delete(el->cpus);
 	memset(el, 0, sizeof(*el));
@@ -350,68 +345,91 @@ int evlist__open(struct evlist *el)
 	return -EINVAL;
 }
 
-int evlist__mmap(struct evlist *el, unsigned int pages, int nr_bufs, struct output *out)
+int evlist__set_output(struct evlist *el, int c, int fd)
 {
-	int nr_cpus = el->cpus->nr;
 	struct evsel *e;
 
-	el->mmaps = xzalloc(nr_cpus * sizeof(*el->mmaps));
-	el->nr_mmaps = nr_cpus;
-	for (int c = 0; c < nr_cpus; c++) {
-		struct mmap *m = &el->mmaps[c];
-		int first = FD(el->evsels[0], c, 0);
-		int err = mmap__init(m, first, el->cpus->cpu[c], pages, nr_bufs, out);
+	evlist__for_each_evsel(el, e) {
+		for (int t = 0; t < el->nr_threads; t++) {
+			int other = FD(e, c, t);
 
-		if (err) {
-			if (err == -EPERM || err == -ENOMEM)
-				pr_err("cannot mmap the ring of CPU %d (%u pages): %s.\n"
-				       "  Try a smaller -m, or raise /proc/sys/kernel/perf_event_mlock_kb "
-				       "(locked memory for rings).\n", el->cpus->cpu[c], pages,
-				       strerror(-err));
-			else
-				pr_err("cannot mmap the ring of CPU %d: %s\n", el->cpus->cpu[c],
-				       strerror(-err));
-			return err;
-		}
-		evlist__for_each_evsel(el, e) {
-			for (int t = 0; t < el->nr_threads; t++) {
-				int fd = FD(e, c, t);
+			if (other == fd)
+				continue;
+			if (ioctl(other, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
+				int err = -errno;
 
-				if (fd == first)
-					continue;
-				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first)) {
-					err = -errno;
-					pr_err("cannot redirect event '%s' into the ring of CPU %d: %s\n",
-					       e->name, el->cpus->cpu[c], strerror(-err));
-					return err;
-				}
+				pr_err("cannot redirect event '%s' into the ring of CPU %d: %s\n",
+				       e->name, el->cpus->cpu[c], strerror(-err));
+				return err;
 			}
 		}
 	}
 	return 0;
 }
 
-static int ioctl_all(struct evlist *el, unsigned long req)
+int evsel__set_enabled(struct evsel *e, bool on)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	int err = 0;
+
+	for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++) {
+		int ret = e->fds[i] >= 0 ? sys_perf_ioctl(e->fds[i], req, 0) : 0;
+
+		if (ret && !err)
+			err = ret;
+	}
+	return err;
+}
+
+static bool evsel_is_dummy(const struct evsel *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+static int set_all(struct evlist *el, bool on)
 {
 	struct evsel *e;
 	int err = 0;
 
-	evlist__for_each_evsel(el, e)
-		for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++) {
-			int ret = e->fds[i] >= 0 ? sys_perf_ioctl(e->fds[i], req, 0) : 0;
+	evlist__for_each_evsel(el, e) {
+		int r = evsel__set_enabled(e, on);
 
-			if (ret && !err)
-				err = ret;
-		}
+		if (r && !err)
+			err = r;
+	}
 	return err;
+}
+
+int evlist__set_non_dummy(struct evlist *el, bool on)
+{
+	struct evsel *e;
+	int err = 0;
+
+	evlist__for_each_evsel(el, e) {
+		int r = evsel_is_dummy(e) ? 0 : evsel__set_enabled(e, on);
+
+		if (r && !err)
+			err = r;
+	}
+	return err;
+}
+
+struct evsel *evlist__find(struct evlist *el, const char *name)
+{
+	struct evsel *e;
+
+	evlist__for_each_evsel(el, e)
+		if (e->name && !strcmp(e->name, name))
+			return e;
+	return NULL;
 }
 
 int evlist__enable(struct evlist *el)
 {
-	return ioctl_all(el, PERF_EVENT_IOC_ENABLE);
+	return set_all(el, true);
 }
 
 int evlist__disable(struct evlist *el)
 {
-	return ioctl_all(el, PERF_EVENT_IOC_DISABLE);
+	return set_all(el, false);
 }

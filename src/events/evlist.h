@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The events of a recording, opened on every CPU x thread of the target,
- * and one ring per CPU: the first fd of a CPU is mmap()ed, every other
- * fd of that CPU is redirected into it (PERF_EVENT_IOC_SET_OUTPUT).
+ * The events of a recording, opened on every CPU x thread of the target.
+ * Their rings are the recorder's (record/rings.h): one per CPU, the
+ * first fd of a CPU mmap()ed, every other fd of that CPU redirected into
+ * it (evlist__set_output).
  */
 #ifndef PERFCAP_EVLIST_H
 #define PERFCAP_EVLIST_H
@@ -12,10 +13,6 @@
 
 #include "events/cpumap.h"
 #include "events/evsel.h"
-#include "record/mmap.h"
-#include "cli/options.h"
-
-struct output;
 
 struct evlist {
 	struct evsel **evsels;
@@ -24,8 +21,6 @@ struct evlist {
 	pid_t *threads;		/* -1 alone for system-wide */
 	int nr_threads;
 	bool system_wide;
-	struct mmap *mmaps;	/* one per CPU of cpus */
-	int nr_mmaps;
 };
 
 #define evlist__for_each_evsel(evlist, e) \
@@ -38,12 +33,6 @@ void evlist__add(struct evlist *el, struct evsel *e);
 void evlist__add_events(struct evlist *el, const struct event_list *list);
 /* Groups of more than one event (HEADER_GROUP_DESC). */
 int evlist__nr_groups(const struct evlist *el);
-
-/*
- * Set every attr's sampling, tracking and id bits from the options
- * (perf record's defaults). has_workload: perfcap starts a command.
- */
-void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload);
 
 /*
  * After evlist__config: what each event's own syntax says over the
@@ -60,10 +49,20 @@ void evlist__apply_event_config(struct evlist *el);
  * be opened as a group is opened apart. 0 or -errno, message printed.
  */
 int evlist__open(struct evlist *el);
-/* Map one ring per CPU with nr_bufs data buffers each. */
-int evlist__mmap(struct evlist *el, unsigned int pages, int nr_bufs, struct output *out);
+/* Every fd of CPU index c but fd itself writes into fd's ring. 0 or -errno, said. */
+int evlist__set_output(struct evlist *el, int c, int fd);
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
+/*
+ * Every event but the tracking dummy on or off (-D ranges leave it on, as
+ * perf's do: maps and tasks keep coming between the windows). 0 or the
+ * first -errno.
+ */
+int evlist__set_non_dummy(struct evlist *el, bool on);
+/* The event named name (its -e name), or NULL. */
+struct evsel *evlist__find(struct evlist *el, const char *name);
+/* PERF_EVENT_IOC_ENABLE or _DISABLE on every fd of e (through sys.c). 0 or the first -errno. */
+int evsel__set_enabled(struct evsel *e, bool on);
 /* Size of the sample_id trailer (the same for every event). */
 size_t evlist__id_hdr_size(const struct evlist *el);
 

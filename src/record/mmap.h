@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One kernel ring buffer and its user-space data buffers.
+ * One kernel ring buffer and its user-space data buffers: rings, buffers
+ * and copies, and nothing of where the bytes go next (the reader hands
+ * them down its pipeline, pipeline.h).
  *
- * Push (DESIGN.md "Data flow"): snapshot data_head, take a free data
- * buffer (waiting for a write to finish if all are in flight), copy
- * [tail, head) out -- two pieces when it wraps --, store data_tail so the
- * kernel may reuse the space at once, then reserve the file offset, hold
- * the ring and submit the write. The ring is held (refcnt) by each write
- * in flight and is unmapped only when the last hold is released.
+ * A copy snapshots data_head, copies [tail, head) into a data buffer --
+ * two pieces when it wraps -- and stores data_tail, so that the kernel
+ * may reuse the space at once (DESIGN.md, decision 2). A buffer may take
+ * several copies of its ring, one behind the other, before it is handed
+ * on (mmap__hand_over); the ring is held (refcnt) by each buffer handed
+ * on and is unmapped only when the last hold is released.
  *
  * A data buffer is owned by exactly one party: free (the ring), filled
- * (the record loop, between copy and submit) or in flight (the writer).
- * A filled buffer may take several copies of its ring, one behind the
- * other, before it is submitted (the pass below keeps small chunks).
+ * (the reader, between copy and hand-over) or in flight (the pipeline,
+ * until its chunk completes).
  */
 #ifndef PERFCAP_MMAP_H
 #define PERFCAP_MMAP_H
@@ -22,17 +23,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "io/writer.h"
+#include "record/pipeline.h"
 
-struct compress_stage;
-struct output;
 struct mmap;
-struct rounds;
 
 enum mmap_buf_state { MMAP_BUF_FREE, MMAP_BUF_FILLED, MMAP_BUF_INFLIGHT };
 
 struct mmap_buf {
-	struct write_req req;
+	struct chunk chunk;	/* what is handed on: data[0, len), cap */
 	struct mmap *map;
 	char *data;
 	size_t cap;		/* ring size + room for a FINISHED_ROUND */
@@ -52,14 +50,6 @@ struct mmap {
 	uint64_t prev;		/* our tail: bytes consumed so far */
 	int refcnt;		/* 1 while open + 1 per write in flight */
 	bool closed;
-	struct output *out;
-	struct writer *writer;	/* its reader thread's; NULL: the output's */
-	/*
-	 * -z: its reader's compression stage (compress-stage.h). Chunks go
-	 * there instead of to a writer, their offsets are reserved there, and
-	 * they come back through compress_stage__reap().
-	 */
-	struct compress_stage *stage;
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -77,69 +67,33 @@ struct mmap {
 };
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
-int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs,
-	       struct output *out);
+int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs);
 /*
  * A ring in ordinary memory, for tests: base points to a control page
  * (struct perf_event_mmap_page) followed at page_size by size bytes.
  */
 int mmap__init_fake(struct mmap *m, void *base, size_t page_size, uint64_t size,
-		    int nr_bufs, struct output *out);
+		    int nr_bufs);
 
 /*
- * Copy the ready bytes into a free buffer and release them to the kernel.
- * Returns the number of bytes copied (0: nothing ready, *bufp untouched)
- * or -errno (a write failed while waiting for a free buffer).
- */
-ssize_t mmap__copy(struct mmap *m, struct mmap_buf **bufp);
-/*
- * The same, except that when every buffer is in flight and the ring is
- * less than 1/MMAP_DEFER_DIV full it copies nothing and returns -EAGAIN:
- * the caller comes back later instead of waiting for a write now.
+ * Copy the ready bytes into the buffer being filled, or a free one, and
+ * release them to the kernel. Returns the number of bytes copied (0:
+ * nothing ready, *bufp untouched), or:
+ *   -ENOSPC   the buffer being filled has no room for them: hand it on
+ *             (m->filling) and copy again;
+ *   -ENOBUFS  every buffer is in flight: wait for one to come back and
+ *             copy again (back-pressure; m->nr_waits counts these);
+ *   -EAGAIN   may_defer, every buffer in flight, and the ring less than
+ *             1/MMAP_DEFER_DIV full: come back in a later pass instead;
+ *   -EINVAL   the ring says more is ready than it holds.
  */
 #define MMAP_DEFER_DIV 2
-ssize_t mmap__copy_or_defer(struct mmap *m, struct mmap_buf **bufp);
-/* Reserve, hold and submit a filled buffer. 0 or -errno. */
-int mmap__submit(struct mmap *m, struct mmap_buf *buf);
-/* Copy + submit. Bytes pushed or -errno. */
-ssize_t mmap__push(struct mmap *m);
-
+ssize_t mmap__copy(struct mmap *m, bool may_defer, struct mmap_buf **bufp);
 /*
- * One pass over the rings: copy every ring that has data (mmap__copy, or
- * mmap__copy_or_defer if may_defer), then submit the chunks at offsets
- * reserved in ring order. If may_defer, a chunk is kept in its buffer for
- * the ring's next copies instead (fewer, larger writes: each write wakes a
- * writer thread or costs a system call): with one buffer per ring while
- * under 1/MMAP_HOLD_DIV of the ring, with more until the buffer is full.
- * The last chunk carries a FINISHED_ROUND only when no ring was put off
- * and no chunk kept (the pass is clean): perf report sorts each round's
- * events only up to the previous round's last timestamp, and a ring put
- * off or a chunk kept now puts events older than that in the file later.
- * With reader threads (rounds set), a clean pass also has to find every
- * other thread clean since the last round (rounds.h).
- * With a compression stage (stage set: every ring of the pass has it),
- * the chunks are handed to it and a clean pass is said to it behind them;
- * the stage places the FINISHED_ROUND (compress-stage.h).
+ * The filled buffer b leaves its ring as a chunk: in flight, holding the
+ * ring, until the chunk completes (then it is free again).
  */
-#define MMAP_HOLD_DIV 2
-struct mmap_pass {
-	struct mmap_buf **bufs;	/* room for one chunk per ring */
-	int nr;			/* chunks copied or held */
-	int deferred;		/* rings put off: all their buffers in flight */
-	int held;		/* chunks kept in their buffers for more */
-	bool may_defer;
-	bool round;		/* this pass closed a round */
-	/* Reader threads: the rounds shared with the others, and which one this is. */
-	struct rounds *rounds;
-	int thread;
-	uint64_t gen;		/* the round gen this pass began under */
-	struct compress_stage *stage;	/* -z: the reader's */
-};
-
-/* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */
-ssize_t mmap__pass_copy(struct mmap **maps, int nr_maps, struct mmap_pass *p, bool may_defer);
-/* Close the round if the pass may, and submit every chunk. 0 or -errno. */
-int mmap__pass_submit(struct mmap_pass *p, uint64_t now);
+struct chunk *mmap__hand_over(struct mmap_buf *b);
 
 void mmap__get(struct mmap *m);
 void mmap__put(struct mmap *m);

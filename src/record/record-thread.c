@@ -11,10 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/compress-stage.h"
 #include "io/output.h"
 #include "record/record-thread.h"
-#include "sys.h"
 #include "util.h"
 
 /*
@@ -51,13 +49,12 @@ static void poke(int fd)
 
 int record_threads__init(struct record_threads *rt, struct output *out, struct mmap *maps,
 			 int nr, int *const *idx, const int *nr_idx,
-			 struct cpu_map *const *affinity, bool threaded, int main_wake_fd,
+			 struct cpu_map *const *affinity, int main_wake_fd,
 			 uint64_t sample_type, uint64_t now)
 {
 	memset(rt, 0, sizeof(*rt));
 	rt->out = out;
 	rt->nr = nr;
-	rt->threaded = threaded;
 	rt->main_wake_fd = main_wake_fd;
 	atomic_init(&rt->stop, false);
 	atomic_init(&rt->failed, 0);
@@ -75,7 +72,6 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 		atomic_init(&t->pub_samples, 0);
 		atomic_init(&t->pub_lost, 0);
 		atomic_init(&t->pub_queue, 0);
-		t->writer_fd = -1;
 		t->nr_maps = nr_idx[i];
 		t->maps = xzalloc((nr_idx[i] + 1) * sizeof(*t->maps));
 		for (int k = 0; k < nr_idx[i]; k++)
@@ -83,19 +79,13 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 		t->affinity = affinity ? affinity[i] : NULL;
 		t->pass.bufs = xzalloc((nr_idx[i] + 1) * sizeof(*t->pass.bufs));
 		t->pass.rounds = &rt->rounds;
-		t->pass.thread = i;
 		record_stats__init(&t->stats, sample_type);
-		if (threaded) {
-			t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-			if (t->wake_fd < 0) {
-				int err = -errno;
+		t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (t->wake_fd < 0) {
+			int err = -errno;
 
-				pr_err("eventfd: %s\n", strerror(-err));
-				return err;
-			}
-			t->own_wake_fd = true;
-		} else {
-			t->wake_fd = main_wake_fd;
+			pr_err("eventfd: %s\n", strerror(-err));
+			return err;
 		}
 		t->nfds = t->nr_maps + 1;
 		t->live = t->nr_maps;
@@ -110,68 +100,168 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 	return 0;
 }
 
-int record_threads__writers(struct record_threads *rt, const struct writer_ops *ops,
-			    int nr_bufs)
+int record_threads__pipelines(struct record_threads *rt, const struct writer_ops *ops,
+			      int nr_bufs, size_t ring_size, int comp_level)
 {
-	if (!rt->threaded)
-		return 0;
 	for (int i = 0; i < rt->nr; i++) {
 		struct record_thread *t = &rt->t[i];
-		int err;
+		struct pipeline_config cfg = {
+			.out = rt->out,
+			.ops = ops,
+			.max_chunks = t->nr_maps * nr_bufs,
+			.ring_size = ring_size,
+			.comp_level = comp_level,
+			.rounds = &rt->rounds,
+			.thread = i,
+		};
+		int err = pipeline__init(&t->pipe, &cfg);
 
-		/*
-		 * A file descriptor of its own: glibc's AIO runs the requests
-		 * of one descriptor one after another on one helper thread.
-		 */
-		t->writer_fd = fcntl(rt->out->fd, F_DUPFD_CLOEXEC, 0);
-		if (t->writer_fd < 0) {
-			err = -errno;
-			pr_err("reader thread %d: dup: %s\n", i, strerror(-err));
-			return err;
-		}
-		err = writer__init(&t->own_writer, ops, t->writer_fd,
-				   t->nr_maps * nr_bufs + 16);
 		if (err)
 			return err;
-		t->writer = &t->own_writer;
-		for (int k = 0; k < t->nr_maps; k++)
-			t->maps[k]->writer = t->writer;
+		t->pass.stage = t->pipe.head;
 	}
 	return 0;
 }
 
-int record_threads__compress(struct record_threads *rt, const struct writer_ops *ops,
-			     int level, size_t ring_size, int nr_bufs)
+void record_threads__stage_stats(struct record_threads *rt, struct stage_stats *s)
+{
+	for (int i = 0; i < rt->nr; i++)
+		if (rt->t[i].pipe.head)
+			pipeline__stats(&rt->t[i].pipe, s);
+}
+
+int record_threads__retarget(struct record_threads *rt, int fd)
 {
 	for (int i = 0; i < rt->nr; i++) {
-		struct record_thread *t = &rt->t[i];
+		int err = rt->t[i].pipe.head ? pipeline__retarget(&rt->t[i].pipe, fd) : 0;
 
-		t->stage = compress_stage__new(rt->out, ops, level, ring_size,
-					       t->nr_maps * nr_bufs, &rt->rounds, i);
-		if (!t->stage)
-			return -ENOMEM;
-		t->pass.stage = t->stage;
-		for (int k = 0; k < t->nr_maps; k++)
-			t->maps[k]->stage = t->stage;
+		if (err) {
+			pr_err("reader thread %d: cannot point its writer at the new file: %s\n", i,
+			       strerror(-err));
+			return err;
+		}
 	}
 	return 0;
 }
 
-void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out)
+/* ---- a pass over the rings ------------------------------------------------- */
+
+/*
+ * Copy ring m (mmap__copy), handing on what must go first: the buffer it fills, when
+ * that has no room for what is ready, and waiting for one of its buffers
+ * to come back when all are in flight (back-pressure: wait, never spin).
+ */
+ssize_t pass__copy_ring(struct mmap *m, struct stage *s, bool may_defer, struct mmap_buf **bufp)
 {
-	*in = *out = 0;
-	for (int i = 0; i < rt->nr; i++) {
-		if (!rt->t[i].stage)
+	for (;;) {
+		ssize_t n = mmap__copy(m, may_defer, bufp);
+		int err;
+
+		if (n == -ENOSPC) {
+			struct chunk *c = mmap__hand_over(m->filling);
+
+			err = stage__submit(s, &c, 1, NULL);
+		} else if (n == -ENOBUFS) {
+			m->nr_waits++;
+			err = stage__reap(s, true);
+		} else {
+			return n;
+		}
+		if (err)
+			return err;
+	}
+}
+
+ssize_t pass__push(struct mmap *m, struct stage *s)
+{
+	struct mmap_buf *b = NULL;
+	ssize_t n = pass__copy_ring(m, s, false, &b);
+	struct chunk *c;
+	int err;
+
+	if (n <= 0)
+		return n;
+	c = mmap__hand_over(b);
+	err = stage__submit(s, &c, 1, NULL);
+	return err ? err : n;
+}
+
+ssize_t pass__copy(struct mmap **maps, int nr_maps, struct pass *p, bool may_defer)
+{
+	ssize_t total = 0;
+
+	p->nr = 0;
+	p->deferred = 0;
+	p->held = 0;
+	p->round = false;
+	p->may_defer = may_defer;
+	if (p->rounds)
+		p->gen = rounds__begin(p->rounds);
+	for (int i = 0; i < nr_maps; i++) {
+		struct mmap_buf *b = NULL;
+		ssize_t n = pass__copy_ring(maps[i], p->stage, may_defer, &b);
+
+		if (n == -EAGAIN) {
+			p->deferred++;
 			continue;
-		*in += compress_stage__bytes_in(rt->t[i].stage);
-		*out += compress_stage__bytes_out(rt->t[i].stage);
+		}
+		if (n < 0)
+			return n;
+		/* Nothing new, but it holds what earlier passes copied. */
+		if (!b && maps[i]->filling) {
+			b = maps[i]->filling;
+			b->fresh = b->len;
+		}
+		if (b)
+			p->bufs[p->nr++] = b;
+		total += n;
 	}
+	return total;
 }
 
-static struct writer *thread_writer(struct record_thread *t)
+/*
+ * Is this chunk kept in its buffer for the ring's next copies (fewer,
+ * larger writes)? With one buffer per ring (--aio, the default writer),
+ * only under 1/PASS_HOLD_DIV of the ring: while that buffer is written
+ * the ring cannot be copied, so it must go out while the ring still has
+ * room. With more, until the buffer is full: the next copies take another
+ * buffer while it is written (bench/results/2026-11-30-kept-chunks/,
+ * 2026-11-30-kept-until-full/).
+ */
+static bool keep_chunk(const struct mmap_buf *b)
 {
-	return t->writer ? t->writer : t->set->out->writer;
+	const struct mmap *m = b->map;
+
+	if (m->nr_bufs > 1)
+		return b->len < m->size;
+	return b->len * PASS_HOLD_DIV < m->size;
 }
+
+int pass__submit(struct pass *p, uint64_t now)
+{
+	struct chunk *c[p->nr + 1];
+	struct pass_end end = { .gen = p->gen, .now = now };
+	int n = 0, err;
+
+	/* Chunks wait in their buffer for more, unless this pass may not. */
+	for (int i = 0; i < p->nr; i++) {
+		struct mmap_buf *b = p->bufs[i];
+
+		if (p->may_defer && keep_chunk(b)) {
+			b->map->nr_holds++;
+			p->held++;
+		} else {
+			c[n++] = mmap__hand_over(b);
+		}
+	}
+	end.clean = !p->deferred && !p->held;
+	end.data = n > 0;
+	err = stage__submit(p->stage, c, n, &end);
+	p->round = end.round;
+	return err;
+}
+
+/* ---- the reader ------------------------------------------------------------ */
 
 /* The round has stayed open too long: wake the readers that hold it back. */
 static void wake_stale(struct record_thread *t)
@@ -191,7 +281,7 @@ static void wake_stale(struct record_thread *t)
 ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 {
 	struct record_threads *rt = t->set;
-	struct mmap_pass *p = &t->pass;
+	struct pass *p = &t->pass;
 	/* Signed: another reader may have closed a round after now was read. */
 	int64_t age = (int64_t)(now - atomic_load_explicit(&rt->rounds.last_ns,
 							   memory_order_relaxed));
@@ -202,7 +292,7 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	 * report hold every event in memory before it sorts.
 	 */
 	bool may_defer = !last && age < (int64_t)ROUND_MAX_NS;
-	ssize_t n = mmap__pass_copy(t->maps, t->nr_maps, p, may_defer);
+	ssize_t n = pass__copy(t->maps, t->nr_maps, p, may_defer);
 	int err;
 
 	t->fast_rings = 0;
@@ -215,23 +305,18 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			t->fast_rings++;
 	}
-	err = mmap__pass_submit(p, now);
-	if (p->round)
-		t->nr_rounds++;
-	else if (rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
+	err = pass__submit(p, now);
+	if (!p->round && rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
 		wake_stale(t);
 	if (n < 0)
 		return n;
 	if (err)
 		return err;
-	err = output__reap_via(rt->out, thread_writer(t), false);
-	/* -z: the buffers the stage has compressed come back. */
-	if (!err && t->stage)
-		err = compress_stage__reap(t->stage, false);
+	/* What the pipeline is done with comes back: written, or -z: compressed. */
+	err = stage__reap(t->pipe.head, false);
 	atomic_store_explicit(&t->pub_samples, t->stats.samples, memory_order_relaxed);
 	atomic_store_explicit(&t->pub_lost, record_stats__lost(&t->stats), memory_order_relaxed);
-	atomic_store_explicit(&t->pub_queue, thread_writer(t)->inflight +
-			      (t->stage ? t->stage->pending : 0), memory_order_relaxed);
+	atomic_store_explicit(&t->pub_queue, pipeline__queued(&t->pipe), memory_order_relaxed);
 	return err ? err : n;
 }
 
@@ -274,39 +359,6 @@ int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms)
 	return (int)MIN((uint64_t)max_ms, (due - now + 999999) / 1000000);
 }
 
-int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len)
-{
-	char *copy = xstrdup(spec), *save = NULL;
-	int err = 0;
-
-	memset(s, 0, sizeof(*s));
-	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned long long a, b;
-		int n;
-		char c;
-
-		if (sscanf(tok, "deadline:%llu/%llu%c", &a, &b, &c) == 2 && a && a <= b) {
-			s->dl_runtime_ns = a * 1000;
-			s->dl_period_ns = b * 1000;
-		} else if (sscanf(tok, "nice:%d%c", &n, &c) == 1 && n >= -40 && n <= 40) {
-			s->other = true;
-			s->nice = n;
-		} else if (sscanf(tok, "slice:%llu%c", &a, &c) == 1 && a >= 100 && a <= 100000) {
-			s->other = true;
-			s->slice_ns = a * 1000;
-		} else if (sscanf(tok, "fifo:%d%c", &n, &c) == 1 && n >= 1 && n <= 99) {
-			s->fifo = n;
-		} else {
-			snprintf(why, len, "reader scheduling '%s': expected deadline:R/P, "
-				 "nice:N, slice:US (100-100000) or fifo:PRIO", tok);
-			err = -EINVAL;
-		}
-	}
-	free(copy);
-	return err;
-}
-
 static void fail(struct record_thread *t, int err)
 {
 	struct record_threads *rt = t->set;
@@ -344,36 +396,18 @@ static int set_fifo(int prio)
 void record_thread__settle(struct record_thread *t)
 {
 	const struct reader_sched *s = &t->set->sched;
-	int err = 0;
+	int err;
 
-	if (s->dl_period_ns) {
-		err = sys_sched_deadline(s->dl_runtime_ns, s->dl_period_ns);
-		if (err)
-			pr_warn("reader %d: SCHED_DEADLINE %llu/%llu ns refused: %s\n", t->idx,
-				(unsigned long long)s->dl_runtime_ns,
-				(unsigned long long)s->dl_period_ns, strerror(-err));
-		return;
-	}
 	set_affinity(t);
-	if (s->other) {
-		errno = 0;
-		int nice = getpriority(PRIO_PROCESS, 0);
-
-		err = sys_sched_other(errno ? s->nice : nice + s->nice, s->slice_ns);
-	}
-	if (err) {
-		pr_warn("reader %d: scheduling refused: %s\n", t->idx, strerror(-err));
+	if (!s->fifo)
 		return;
-	}
-	if (s->fifo) {
-		err = set_fifo(s->fifo);
-		t->fifo = !err;
-		/* One notice for all the readers; they run on at their nice value. */
-		if (err && !atomic_exchange(&t->set->fifo_refused, true) && s->fifo_notice)
-			pr_warn("readers at normal priority: SCHED_FIFO %d was refused (%s; it "
-				"needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d); rings may overflow "
-				"sooner\n", s->fifo, strerror(err), s->fifo);
-	}
+	err = set_fifo(s->fifo);
+	t->fifo = !err;
+	/* One notice for all the readers; they run on at their nice value. */
+	if (err && !atomic_exchange(&t->set->fifo_refused, true) && s->fifo_notice)
+		pr_warn("readers at normal priority: SCHED_FIFO %d was refused (%s; it "
+			"needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d); rings may overflow "
+			"sooner\n", s->fifo, strerror(err), s->fifo);
 }
 
 int record_threads__demote(struct record_threads *rt)
@@ -383,9 +417,6 @@ int record_threads__demote(struct record_threads *rt)
 
 	if (!rt->sched.fifo || atomic_exchange(&rt->demoted, true))
 		return 0;
-	/* The loop as the only reader: it is the caller. */
-	if (!rt->threaded)
-		return !set_fifo(0);
 	for (int i = 0; i < rt->nr; i++)
 		if (rt->t[i].started &&
 		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))
@@ -443,9 +474,9 @@ int record_threads__start(struct record_threads *rt)
 	int err = 0;
 
 	for (int i = 0; i < rt->nr && !err; i++)
-		if (rt->t[i].stage)
-			err = compress_stage__start(rt->t[i].stage, i);
-	if (err || !rt->threaded)
+		if (rt->t[i].pipe.head)
+			err = pipeline__start(&rt->t[i].pipe);
+	if (err)
 		return err;
 	/* Signals are the record loop's: the readers start with them blocked. */
 	sigfillset(&all);
@@ -503,20 +534,9 @@ ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now)
 
 int record_threads__drain(struct record_threads *rt)
 {
-	/* The stages first: they write what the readers handed them, then stop. */
-	for (int i = 0; i < rt->nr; i++) {
-		struct record_thread *t = &rt->t[i];
-
-		if (!t->stage)
-			continue;
-		compress_stage__stop(t->stage);
-		compress_stage__reap(t->stage, false);
-		t->nr_rounds += t->stage->nr_rounds;
-		t->stage->nr_rounds = 0;
-	}
 	for (int i = 0; i < rt->nr; i++)
-		if (rt->t[i].writer == &rt->t[i].own_writer)
-			output__set_err(rt->out, writer__drain(rt->t[i].writer));
+		if (rt->t[i].pipe.head)
+			output__set_err(rt->out, pipeline__drain(&rt->t[i].pipe));
 	return rt->out->err;
 }
 
@@ -529,24 +549,10 @@ void record_threads__exit(struct record_threads *rt)
 		struct record_thread *t = &rt->t[i];
 
 		/* Its chunks come back (and release their rings) before the rings go. */
-		if (t->stage) {
-			compress_stage__delete(t->stage);
-			for (int k = 0; k < t->nr_maps; k++)
-				t->maps[k]->stage = NULL;
-			t->stage = NULL;
-			t->pass.stage = NULL;
-		}
-		if (t->writer == &t->own_writer) {
-			writer__drain(t->writer);
-			writer__exit(t->writer);
-			for (int k = 0; k < t->nr_maps; k++)
-				if (t->maps[k]->writer == t->writer)
-					t->maps[k]->writer = NULL;
-			t->writer = NULL;
-		}
-		if (t->writer_fd >= 0)
-			close(t->writer_fd);
-		if (t->own_wake_fd && t->wake_fd >= 0)
+		if (t->pipe.head)
+			pipeline__exit(&t->pipe);
+		t->pass.stage = NULL;
+		if (t->wake_fd >= 0)
 			close(t->wake_fd);
 		free(t->maps);
 		free(t->pfd);

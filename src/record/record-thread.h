@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A reader: a set of rings drained by one thread (DESIGN.md, "Reader
- * threads into one file"). Without --threads the record loop itself is
- * the one reader and drains every ring; with --threads each reader is a
- * thread of its own that runs on its rings' CPUs, sleeps on its own poll
- * set, copies its rings out and submits the writes through its own
- * writer, at offsets reserved from the one output.
+ * A reader: a thread that drains a set of rings (DESIGN.md, "Reader
+ * threads into one file"). Every ring has one; the record loop reads
+ * none. A reader runs on its rings' CPUs, sleeps on its own poll set,
+ * copies its rings out and hands the chunks down its own pipeline
+ * (pipeline.h), whose output stage reserves their offsets from the one
+ * output and writes them through the reader's own writer.
  *
- * A step is one pass over the reader's rings (mmap__pass_copy/submit)
- * and a non-blocking reap of its writer. The rounds shared by all
- * readers decide where FINISHED_ROUND goes (rounds.h).
+ * A step is one pass over the reader's rings (struct pass) and a
+ * non-blocking reap of its pipeline. The rounds shared by all readers
+ * decide where FINISHED_ROUND goes (rounds.h, stage-output.c).
  */
 #ifndef PERFCAP_RECORD_THREAD_H
 #define PERFCAP_RECORD_THREAD_H
@@ -23,37 +23,67 @@
 #include <sys/types.h>
 
 #include "events/cpumap.h"
+#include "io/writer.h"
 #include "record/mmap.h"
+#include "record/pipeline.h"
 #include "record/record-stats.h"
 #include "record/rounds.h"
-#include "io/writer.h"
 
 struct output;
 struct record_threads;
 
 /*
- * How reader threads are scheduled (record_thread__settle). perfcap's
- * choice (builtin-record.c, READER_FIFO_PRIO): SCHED_FIFO at priority 1,
- * pinned to their rings' CPUs, with a notice and their inherited nice
- * value where that is refused; --reader-sched=nice leaves them at the
- * nice value of the record loop. Under -r they inherit the loop's
- * priority and nothing is set here. The other fields are experiments of
- * the loss benchmark, read from PERFCAP_READER_SCHED (reader_sched__parse).
+ * How reader threads are scheduled (record_thread__settle): SCHED_FIFO at
+ * priority fifo, pinned to their rings' CPUs, with a notice and their
+ * inherited nice value where that is refused (reader-sched.c says why);
+ * fifo 0 (--reader-sched=nice, or -r, whose priority they inherit) sets
+ * no policy.
  */
 struct reader_sched {
-	bool other;			/* set SCHED_OTHER with nice and slice_ns */
-	int nice;			/* nice value relative to the loop's */
-	uint64_t slice_ns;		/* EEVDF slice request; 0: default */
-	uint64_t dl_runtime_ns, dl_period_ns;	/* SCHED_DEADLINE, unpinned; 0: no */
 	int fifo;			/* SCHED_FIFO priority from the start; 0: no */
 	bool fifo_notice;		/* say it once when fifo is refused */
 };
 
 /*
- * "deadline:R/P" (microseconds), "nice:N", "slice:US", "fifo:PRIO",
- * comma-separated. 0, or -EINVAL with why filled in.
+ * One pass over a reader's rings: copy every ring that has data (a ring
+ * whose buffers are all in flight and that is less than 1/MMAP_DEFER_DIV
+ * full may be put off to a later pass, if may_defer), then hand the
+ * chunks down the pipeline in ring order. If may_defer, a chunk may be
+ * kept in its buffer for the ring's next copies instead (fewer, larger
+ * writes: each write wakes a writer thread or costs a system call): with
+ * one buffer per ring while under 1/PASS_HOLD_DIV of the ring, with more
+ * until the buffer is full. The pass is clean when no ring was put off
+ * and no chunk kept: perf report sorts each round's events only up to
+ * the previous round's last timestamp, and a ring put off or a chunk
+ * kept puts events older than that in the file later. The output stage
+ * decides from that where FINISHED_ROUND goes.
  */
-int reader_sched__parse(struct reader_sched *s, const char *spec, char *why, size_t len);
+#define PASS_HOLD_DIV 2
+struct pass {
+	struct mmap_buf **bufs;	/* room for one chunk per ring */
+	int nr;			/* chunks copied or held */
+	int deferred;		/* rings put off: all their buffers in flight */
+	int held;		/* chunks kept in their buffers for more */
+	bool may_defer;
+	bool round;		/* this pass closed a round (the output stage said so) */
+	struct rounds *rounds;	/* the readers' (NULL: none), for the gen below */
+	uint64_t gen;		/* the round gen this pass began under */
+	struct stage *stage;	/* where the chunks go: the head of the reader's pipeline */
+};
+
+/* Bytes copied or -errno; p->bufs[0..nr) hold what was copied even then. */
+ssize_t pass__copy(struct mmap **maps, int nr_maps, struct pass *p, bool may_defer);
+/* Hand every chunk not kept, and the end of the pass, down the pipeline. 0 or -errno. */
+int pass__submit(struct pass *p, uint64_t now);
+/*
+ * One ring copied into *bufp, as the pass copies it: the buffer it fills
+ * goes to s first when it has no room, and when every buffer is in flight
+ * it waits for s to give one back (unless may_defer puts the ring off:
+ * -EAGAIN). Bytes copied, 0, or -errno.
+ */
+ssize_t pass__copy_ring(struct mmap *m, struct stage *s, bool may_defer, struct mmap_buf **bufp);
+/* One ring copied and handed to s at once (tests, benchmarks). Bytes or -errno. */
+ssize_t pass__push(struct mmap *m, struct stage *s);
 
 struct record_thread {
 	int idx;
@@ -61,22 +91,18 @@ struct record_thread {
 	struct mmap **maps;		/* its rings */
 	int nr_maps;
 	struct cpu_map *affinity;	/* where it runs; NULL: anywhere */
-	struct mmap_pass pass;
-	struct writer *writer;		/* its writer (own_writer) or the output's */
-	struct writer own_writer;
-	int writer_fd;			/* a dup of the output's fd, or -1 */
-	struct compress_stage *stage;	/* -z: compresses and writes its chunks */
+	struct pass pass;
+	struct pipeline pipe;		/* its stages, down to its own writer */
 	struct record_stats stats;
 	/* poll set: its rings, then wake_fd (another thread wants a pass, or stop) */
 	struct pollfd *pfd;
 	int nfds, live;
 	int wake_fd;
-	bool own_wake_fd;
 	pthread_t tid;
 	bool started;
 	int err;
 	/* Numbers for the summary. */
-	uint64_t nr_rounds, wakeups, spins, round_wakes;
+	uint64_t wakeups, spins, round_wakes;
 	/*
 	 * For the status line, read by the record loop while the reader runs:
 	 * published after each step (relaxed: a line may be a step behind).
@@ -93,7 +119,6 @@ struct record_threads {
 	struct rounds rounds;
 	struct record_thread *t;
 	int nr;
-	bool threaded;			/* readers are threads (--threads) */
 	_Atomic bool stop;		/* readers: leave the loop */
 	_Atomic int failed;		/* a reader's first error */
 	_Atomic int hung;		/* readers whose rings have all hung up */
@@ -123,29 +148,29 @@ struct record_threads {
 
 /*
  * Readers for the rings: nr groups, group i holding the rings whose index
- * in maps is listed in idx[i][0..nr_idx[i]), to run on affinity[i]. With
- * threaded false there must be one group, run by the caller.
+ * in maps is listed in idx[i][0..nr_idx[i]), to run on affinity[i]
+ * (affinity NULL, or an entry NULL: anywhere). main_wake_fd is the
+ * record loop's eventfd, written when a reader fails or its rings hang up.
  */
 int record_threads__init(struct record_threads *rt, struct output *out, struct mmap *maps,
 			 int nr, int *const *idx, const int *nr_idx,
-			 struct cpu_map *const *affinity, bool threaded, int main_wake_fd,
+			 struct cpu_map *const *affinity, int main_wake_fd,
 			 uint64_t sample_type, uint64_t now);
-/* Give each reader thread its own writer (ops, a dup of the output's fd). */
-int record_threads__writers(struct record_threads *rt, const struct writer_ops *ops,
-			    int nr_bufs);
 /*
- * -z: give each reader a compression stage (compress-stage.h) at zstd
- * level, writing through ops; ring_size: the rings' data size, nr_bufs
- * their data buffers each. Call after record_threads__writers().
+ * Each reader's pipeline (pipeline.h): writer ops on a dup of the
+ * output's fd, nr_bufs data buffers a ring of ring_size bytes, and with
+ * comp_level (-z) a compression stage. 0 or -errno.
  */
-int record_threads__compress(struct record_threads *rt, const struct writer_ops *ops,
-			     int level, size_t ring_size, int nr_bufs);
-/* zstd's totals over the stages: bytes in, COMPRESSED bytes out. */
-void record_threads__compressed(struct record_threads *rt, uint64_t *in, uint64_t *out);
+int record_threads__pipelines(struct record_threads *rt, const struct writer_ops *ops,
+			      int nr_bufs, size_t ring_size, int comp_level);
+/* The numbers of every reader's stages (once drained). */
+void record_threads__stage_stats(struct record_threads *rt, struct stage_stats *s);
+/* Every reader's writers write into fd from now on (--switch-output). 0 or -errno. */
+int record_threads__retarget(struct record_threads *rt, int fd);
 /*
- * Start the stages and the reader threads, and wait (at most 1 s) until
- * each reader is settled on its CPUs, at its priority, and past its first
- * step, so that the events can go on with every reader ready.
+ * Start the pipelines and the reader threads, and wait (at most 1 s)
+ * until each reader is settled on its CPUs, at its priority, and past its
+ * first step, so that the events can go on with every reader ready.
  */
 int record_threads__start(struct record_threads *rt);
 /* Tell the threads to stop, wait for them. Returns the first reader error. */
@@ -153,8 +178,9 @@ int record_threads__stop(struct record_threads *rt);
 /* After the events are disabled: a last pass over every ring, in this thread. */
 ssize_t record_threads__last_pass(struct record_threads *rt, uint64_t now);
 /*
- * Wait for every reader writer's writes and every compression stage
- * (which stop then). 0 or the first error.
+ * Every reader's pipeline finishes, down to the writes (a compression
+ * stage's thread stops; record_threads__start runs it again). 0 or the
+ * first error.
  */
 int record_threads__drain(struct record_threads *rt);
 void record_threads__exit(struct record_threads *rt);
@@ -178,7 +204,7 @@ void record_thread__settle(struct record_thread *t);
 /*
  * Every started reader back to SCHED_OTHER (its nice value), once and only
  * where perfcap made them SCHED_FIFO (sched.fifo): how many; 0 after the
- * first. Without reader threads the loop is the reader, and the caller.
+ * first.
  */
 int record_threads__demote(struct record_threads *rt);
 

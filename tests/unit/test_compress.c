@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfcap record -z: compress.c's COMPRESSED records and the compression
- * stage (compress-stage.c).
+ * stage (stage-compress.c).
  *
  * Records are checked as perf 6.1 reads them: ONE zstd stream for the
  * whole file, each record inflated into a buffer the size of
@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "record/compress-stage.h"
+#include "record/pipeline.h"
 #include "io/compress.h"
 #include "record/mmap.h"
 #include "io/output.h"
@@ -332,6 +332,7 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 	struct mmap m[NR_RINGS];
 	int idx_mem[NR_READERS][RINGS_PER], *idx[NR_READERS], nr_idx[NR_READERS];
 	pthread_t prod[NR_READERS];
+	struct stage_stats st = { 0 };
 	uint64_t in, zout;
 	struct model res;
 
@@ -339,7 +340,7 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 	open_out(level > 9 ? "threads-slow" : "threads");
 	for (int i = 0; i < NR_RINGS; i++) {
 		fake_init(&rings[i]);
-		assert_int_equal(mmap__init_fake(&m[i], rings[i].mem, PAGE, RING, nr_bufs, &out),
+		assert_int_equal(mmap__init_fake(&m[i], rings[i].mem, PAGE, RING, nr_bufs),
 				 0);
 	}
 	for (int i = 0; i < NR_READERS; i++) {
@@ -349,9 +350,8 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 			idx_mem[i][k] = i * RINGS_PER + k;
 	}
 	assert_int_equal(record_threads__init(&live, &out, m, NR_READERS, idx, nr_idx, NULL,
-					      true, -1, PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__writers(&live, &writer_sync_ops, nr_bufs), 0);
-	assert_int_equal(record_threads__compress(&live, ops, level, RING, nr_bufs), 0);
+					      -1, PERF_SAMPLE_TIME, 0), 0);
+	assert_int_equal(record_threads__pipelines(&live, ops, nr_bufs, RING, level), 0);
 	assert_int_equal(record_threads__start(&live), 0);
 	for (int p = 0; p < NR_READERS; p++)
 		pthread_create(&prod[p], NULL, producer, (void *)(intptr_t)p);
@@ -360,7 +360,9 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 	assert_int_equal(record_threads__stop(&live), 0);
 	assert_true(record_threads__last_pass(&live, clock_now) >= 0);
 	assert_int_equal(record_threads__drain(&live), 0);
-	record_threads__compressed(&live, &in, &zout);
+	record_threads__stage_stats(&live, &st);
+	in = st.bytes_in;
+	zout = st.bytes_out;
 	record_threads__exit(&live);
 	for (int i = 0; i < NR_RINGS; i++) {
 		/* Every data buffer came back: the ring goes with its own reference. */
@@ -400,8 +402,8 @@ static void test_slow_stages_keep_perf_order(void **state)
 }
 
 /*
- * Without --threads: the record loop is the one reader, stepped by hand;
- * its stage is still a thread. A clean pass with chunks ends in a round.
+ * One reader stepped by hand, not started as a thread; its compression
+ * stage is a thread. A clean pass with chunks ends in a round.
  */
 static void test_single_reader_stepped(void **state)
 {
@@ -410,15 +412,16 @@ static void test_single_reader_stepped(void **state)
 	struct record_threads rt;
 	int i0[] = { 0 }, *idx[] = { i0 }, nr_idx[] = { 1 };
 	uint64_t now = 0, t = 0;
+	struct stage_stats st = { 0 };
 	struct model res;
 	int n = 0;
 
 	open_out("single");
 	fake_init(&f);
-	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out), 0);
-	assert_int_equal(record_threads__init(&rt, &out, &m, 1, idx, nr_idx, NULL, false, -1,
+	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 1), 0);
+	assert_int_equal(record_threads__init(&rt, &out, &m, 1, idx, nr_idx, NULL, -1,
 					      PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__compress(&rt, &writer_sync_ops, 1, RING, 1), 0);
+	assert_int_equal(record_threads__pipelines(&rt, &writer_sync_ops, 1, RING, 1), 0);
 	assert_int_equal(record_threads__start(&rt), 0);
 	for (int step = 0; step < 50; step++) {
 		for (int k = 0; k < 40 && fake_sample(&f, ++t); k++)
@@ -431,7 +434,8 @@ static void test_single_reader_stepped(void **state)
 	}
 	assert_true(record_threads__last_pass(&rt, now += SEC) >= 0);
 	assert_int_equal(record_threads__drain(&rt), 0);
-	assert_int_equal(rt.t[0].nr_rounds, 50);
+	record_threads__stage_stats(&rt, &st);
+	assert_int_equal(st.rounds, 50);
 	record_threads__exit(&rt);
 	assert_int_equal(m.refcnt, 1);
 	mmap__close(&m);

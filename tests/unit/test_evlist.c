@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "cli/options.h"
+#include "events/evlist-config.h"
 #include "events/evlist.h"
 #include "events/parse-events.h"
 #include "util.h"

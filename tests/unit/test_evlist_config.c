@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/options.h"
+#include "events/evlist-config.h"
 #include "events/evlist.h"
 
 #define TRACK_BITS(a) ((a)->mmap + (a)->mmap2 + (a)->comm + (a)->task + (a)->ksymbol)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/mmap.h"
+#include "record/record-thread.h"
 #include "io/output.h"
 #include "perf-file.h"
 
@@ -98,7 +99,16 @@ static void fake_put(struct fake *f, uint16_t type, uint16_t len, unsigned char 
 
 static struct writer w;
 static struct output out;
+static struct stage *os;	/* the output stage over the late writer */
 static int released;
+
+/* A filled buffer handed down the pipeline on its own. */
+static int hand_on(struct mmap_buf *b)
+{
+	struct chunk *c = mmap__hand_over(b);
+
+	return stage__submit(os, &c, 1, NULL);
+}
 
 static void on_release(struct mmap *m) { released++; }
 
@@ -107,6 +117,7 @@ static int setup(void **state)
 	memset(&late, 0, sizeof(late));
 	writer__init(&w, &late_ops, -1, 64);
 	output__init_fd(&out, -1, &w);
+	os = output_stage__new_on(&out, &w, NULL, 0);
 	released = 0;
 	return 0;
 }
@@ -114,6 +125,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	free(late.file);
+	os->ops->destroy(os);
 	output__close(&out);
 	return 0;
 }
@@ -126,19 +138,19 @@ static void test_copy_across_wrap(void **state)
 	unsigned char expect[RING];
 
 	fake_init(&f);
-	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out), 0);
+	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 2), 0);
 	/* Fill to 4000 bytes, consume them, so the next record straddles the end. */
 	for (int i = 0; i < 10; i++)
 		fake_put(&f, PERF_RECORD_SAMPLE, 400, i);
-	assert_int_equal(mmap__copy(&m, &b), 4000);
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 4000);
 	assert_int_equal(f.pc->data_tail, 4000);
-	mmap__submit(&m, b);
+	hand_on(b);
 	late_reap(&w, true);
 
 	fake_put(&f, PERF_RECORD_SAMPLE, 296, 0xab); /* 4000..4296: wraps at 4096 */
 	assert_int_equal(mmap__ready(&m), 296);
 	b = NULL;
-	assert_int_equal(mmap__copy(&m, &b), 296);
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 296);
 	/* The tail is released at once, before any write. */
 	assert_int_equal(f.pc->data_tail, 4296);
 	memset(expect, 0xab, 296);
@@ -147,11 +159,11 @@ static void test_copy_across_wrap(void **state)
 	((struct perf_event_header *)expect)->size = 296;
 	assert_memory_equal(b->data, expect, 296);
 	assert_int_equal(b->state, MMAP_BUF_FILLED);
-	mmap__submit(&m, b);
+	hand_on(b);
 	late_reap(&w, true);
 	assert_int_equal(m.bytes, 4296);
 	/* Nothing new: nothing copied. */
-	assert_int_equal(mmap__copy(&m, &b), 0);
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 0);
 	mmap__close(&m);
 	free(f.mem);
 }
@@ -162,10 +174,10 @@ static void test_backpressure_waits_for_a_buffer(void **state)
 	struct mmap m;
 
 	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2);
 	for (int i = 0; i < 3; i++) {
 		fake_put(&f, PERF_RECORD_SAMPLE, 64, i);
-		assert_int_equal(mmap__push(&m), 64);
+		assert_int_equal(pass__push(&m, os), 64);
 	}
 	/* Two buffers: the third push had to wait for the first write. */
 	assert_int_equal(m.nr_waits, 1);
@@ -191,12 +203,12 @@ static void test_busy_ring_is_put_off_until_half_full(void **state)
 	struct mmap_buf *b = NULL;
 
 	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 1);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
-	assert_int_equal(mmap__push(&m), 64);
+	assert_int_equal(pass__push(&m, os), 64);
 	/* The only buffer is in flight and the ring nearly empty: put off. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 400, 2);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_int_equal(pass__copy_ring(&m, os, true, &b), -EAGAIN);
 	assert_null(b);
 	assert_int_equal(m.nr_defers, 1);
 	assert_int_equal(m.nr_waits, 0);
@@ -205,11 +217,11 @@ static void test_busy_ring_is_put_off_until_half_full(void **state)
 	/* 2000 of 4096 bytes: still put off. */
 	for (int i = 0; i < 4; i++)
 		fake_put(&f, PERF_RECORD_SAMPLE, 400, 3);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), -EAGAIN);
+	assert_int_equal(pass__copy_ring(&m, os, true, &b), -EAGAIN);
 	assert_int_equal(m.nr_defers, 2);
 	/* 2400: past half full, it waits for the write and copies. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 400, 4);
-	assert_int_equal(mmap__copy_or_defer(&m, &b), 2400);
+	assert_int_equal(pass__copy_ring(&m, os, true, &b), 2400);
 	assert_int_equal(m.nr_waits, 1);
 	assert_int_equal(f.pc->data_tail, 2464);
 	/* Each time it found data, counted by how full the ring was, in eighths. */
@@ -218,16 +230,19 @@ static void test_busy_ring_is_put_off_until_half_full(void **state)
 
 		assert_memory_equal(m.nr_fill, fill, sizeof(fill));
 	}
-	mmap__submit(&m, b);
+	hand_on(b);
 	late_reap(&w, true);
 	mmap__close(&m);
 	free(f.mem);
 }
 
-/* The type of the last record in a chunk whose records are all `size` long. */
+/*
+ * The type of the last record in the chunk a buffer handed on, whose
+ * records are all `size` long.
+ */
 static uint16_t last_type(struct mmap_buf *b, size_t size)
 {
-	struct perf_event_header *h = (void *)(b->data + b->len - size);
+	struct perf_event_header *h = (void *)((char *)b->chunk.req.buf + b->chunk.req.len - size);
 
 	return h->type;
 }
@@ -246,16 +261,16 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	struct fake f[2];
 	struct mmap m[2];
 	struct mmap_buf *slots[2];
-	struct mmap_pass p = { .bufs = slots };
+	struct pass p = { .bufs = slots, .stage = os };
 
 	for (int i = 0; i < 2; i++) {
 		fake_init(&f[i]);
-		mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1, &out);
+		mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1);
 		fake_put_bytes(&f[i], BIG, i);
 	}
 	/* Both rings read: the round closes after the second chunk. */
-	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, true), 2 * BIG);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(m, 2), 2, &p, true), 2 * BIG);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_true(p.round);
 	assert_int_equal(late.q[1]->len, BIG + 8);
 	assert_int_equal(last_type(slots[1], 8), PERF_RECORD_FINISHED_ROUND);
@@ -263,17 +278,17 @@ static void test_pass_closes_a_round_only_when_no_ring_was_put_off(void **state)
 	late_reap(&w, true);
 	fake_put_bytes(&f[0], BIG, 2);
 	fake_put(&f[1], PERF_RECORD_SAMPLE, 64, 3);
-	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, true), BIG);
+	assert_int_equal(pass__copy(ptrs(m, 2), 2, &p, true), BIG);
 	assert_int_equal(p.deferred, 1);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_false(p.round);
 	assert_int_equal(late.q[1]->len, BIG);
 	assert_int_equal(last_type(slots[0], 512), PERF_RECORD_SAMPLE);
 	/* A pass that may not put a ring off waits instead and closes the round. */
 	late_reap(&w, true);
-	assert_int_equal(mmap__pass_copy(ptrs(m, 2), 2, &p, false), 64);
+	assert_int_equal(pass__copy(ptrs(m, 2), 2, &p, false), 64);
 	assert_int_equal(p.deferred, 0);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_true(p.round);
 	assert_int_equal(last_type(slots[0], 8), PERF_RECORD_FINISHED_ROUND);
 	while (late.nr)
@@ -289,33 +304,33 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	struct fake f;
 	struct mmap m;
 	struct mmap_buf *slot;
-	struct mmap_pass p = { .bufs = &slot };
+	struct pass p = { .bufs = &slot, .stage = os };
 
 	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2);
 	/* A small chunk is copied out (the ring is released) but kept. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 1);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 64);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(f.pc->data_tail, 64);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
 	/* The next copy goes behind it, in the same buffer. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 2);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 64);
 	assert_int_equal(slot->fresh, 64);
 	assert_int_equal(slot->len, 128);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(late.nr, 0);
 	/*
 	 * With two buffers a chunk is kept until the buffer is full: half
 	 * the ring is kept too.
 	 */
 	fake_put_bytes(&f, 2000, 3);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 2000);
 	assert_int_equal(slot->len, 2128);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
@@ -324,10 +339,10 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	 * takes the other buffer and is kept in turn.
 	 */
 	fake_put_bytes(&f, 2000, 4);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 2000);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 2128);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_int_equal(late.nr, 1);
 	late_reap(&w, true);
@@ -336,8 +351,8 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	assert_int_equal(late.file[128 + 8], 3);
 	/* A buffer filled to the ring's size is written at once. */
 	fake_put_bytes(&f, RING - 2000, 5);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), RING - 2000);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), RING - 2000);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(p.held, 0);
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
@@ -345,8 +360,8 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	late_reap(&w, true);
 	/* A pass that may not keep chunks writes a small one at once. */
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 6);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, false), 64);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, false), 64);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 64 + 8);
 	late_reap(&w, true);
@@ -359,23 +374,23 @@ static void test_small_chunks_wait_in_their_buffer(void **state)
 	 * in flight and the ring under half full.
 	 */
 	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 1, &out);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 1);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 7);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 64);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 64);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(p.held, 1);
 	assert_false(p.round);
 	assert_int_equal(late.nr, 0);
 	assert_int_equal(f.pc->data_tail, 64);
 	fake_put_bytes(&f, 2000, 8);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 2000);
-	assert_int_equal(mmap__pass_submit(&p, 0), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 2000);
+	assert_int_equal(pass__submit(&p, 0), 0);
 	assert_int_equal(p.held, 0);
 	assert_true(p.round);
 	assert_int_equal(late.nr, 1);
 	assert_int_equal(late.q[0]->len, 2064 + 8);
 	fake_put(&f, PERF_RECORD_SAMPLE, 64, 9);
-	assert_int_equal(mmap__pass_copy(ptrs(&m, 1), 1, &p, true), 0);
+	assert_int_equal(pass__copy(ptrs(&m, 1), 1, &p, true), 0);
 	assert_int_equal(p.deferred, 1);
 	late_reap(&w, true);
 	mmap__close(&m);
@@ -388,10 +403,10 @@ static void test_ring_lives_until_late_write_completes(void **state)
 	struct mmap m;
 
 	fake_init(&f);
-	mmap__init_fake(&m, f.mem, PAGE, RING, 2, &out);
+	mmap__init_fake(&m, f.mem, PAGE, RING, 2);
 	m.on_release = on_release;
 	fake_put(&f, PERF_RECORD_SAMPLE, 128, 7);
-	assert_int_equal(mmap__push(&m), 128);
+	assert_int_equal(pass__push(&m, os), 128);
 	assert_int_equal(m.refcnt, 2);
 	mmap__close(&m);
 	/* Closed, but a write is in flight: still held, buffers still there. */

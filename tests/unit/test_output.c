@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "record/mmap.h"
+#include "record/record-thread.h"
 #include "io/output.h"
 #include "perf-file.h"
 #include "sys.h"
@@ -193,6 +194,7 @@ static char *write_stream(const char *backend, size_t *size)
 	int fd = mkstemp(path);
 	struct writer w;
 	struct output o;
+	struct stage *os;	/* for the copies' back-pressure */
 	struct mmap m[2];
 	void *mem[2];
 	char *data;
@@ -201,6 +203,7 @@ static char *write_stream(const char *backend, size_t *size)
 	assert_true(fd >= 0);
 	assert_int_equal(writer__init(&w, writer__find(backend), fd, 64), 0);
 	output__init_fd(&o, fd, &w);
+	os = output_stage__new_on(&o, &w, NULL, 0);
 	{
 		char hdr[104] = "PERFILE2";
 
@@ -208,7 +211,7 @@ static char *write_stream(const char *backend, size_t *size)
 	}
 	for (int i = 0; i < 2; i++) {
 		mem[i] = calloc(1, 4096 + RING);
-		mmap__init_fake(&m[i], mem[i], 4096, RING, 4, &o);
+		mmap__init_fake(&m[i], mem[i], 4096, RING, 4);
 	}
 	for (int round = 0; round < 50; round++) {
 		struct mmap_buf *b[2];
@@ -228,7 +231,8 @@ static char *write_stream(const char *backend, size_t *size)
 			for (int k = 0; k < len; k++)
 				d[(head + k) & (RING - 1)] = (unsigned char)(round * 7 + i + k);
 			pc->data_head = head + len;
-			if (mmap__copy(&m[i], &b[nr]) > 0)
+			/* Waits, through the stage, when all four buffers are in flight. */
+			if (pass__copy_ring(&m[i], os, false, &b[nr]) > 0)
 				nr++;
 		}
 		if (nr) {
@@ -237,8 +241,9 @@ static char *write_stream(const char *backend, size_t *size)
 			memcpy(b[nr - 1]->data + b[nr - 1]->len, &fr, 8);
 			b[nr - 1]->len += 8;
 		}
+		/* Straight to the output: the records appended above go first. */
 		for (int i = 0; i < nr; i++)
-			assert_int_equal(mmap__submit(b[i]->map, b[i]), 0);
+			assert_int_equal(output__submit(&o, &mmap__hand_over(b[i])->req), 0);
 		output__reap(&o, false);
 	}
 	assert_int_equal(output__drain(&o), 0);
@@ -252,6 +257,7 @@ static char *write_stream(const char *backend, size_t *size)
 	data = malloc(st.st_size);
 	assert_int_equal(pread(fd, data, st.st_size, 0), st.st_size);
 	last_nr_short = w.nr_short;
+	os->ops->destroy(os);
 	output__close(&o);
 	writer__exit(&w);
 	unlink(path);

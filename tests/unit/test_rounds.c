@@ -93,17 +93,24 @@ static void run_fixed_order(bool per_thread_rounds, struct model *res)
 	open_out(per_thread_rounds ? "naive" : "fixed");
 	for (int i = 0; i < 2; i++) {
 		fake_init(&f[i]);
-		assert_int_equal(mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1, &out), 0);
+		assert_int_equal(mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1), 0);
 	}
-	assert_int_equal(record_threads__init(&rt, &out, m, 2, idx, nr_idx, NULL, false, -1,
+	assert_int_equal(record_threads__init(&rt, &out, m, 2, idx, nr_idx, NULL, -1,
 					      PERF_SAMPLE_TIME, 0), 0);
-	if (per_thread_rounds) {
-		/* The rule without the cross-thread check: each reader on its own. */
-		for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++) {
+		/* Each reader's pipeline: an output stage over the test's writer. */
+		struct rounds *r = &rt.rounds;
+		int thread = i;
+
+		if (per_thread_rounds) {
+			/* The rule without the cross-thread check: each reader on its own. */
 			rounds__init(&own[i], 1, 0);
-			rt.t[i].pass.rounds = &own[i];
-			rt.t[i].pass.thread = 0;
+			r = &own[i];
+			thread = 0;
+			rt.t[i].pass.rounds = r;
 		}
+		rt.t[i].pipe.head = output_stage__new_on(&out, out.writer, r, thread);
+		rt.t[i].pass.stage = rt.t[i].pipe.head;
 	}
 	assert_true(fake_sample(&f[0], 1));
 	assert_true(fake_sample(&f[1], 2));
@@ -168,7 +175,7 @@ static void test_reader_threads_keep_perf_order(void **state)
 	/* Reader i drains rings i*RINGS_PER .. i*RINGS_PER + RINGS_PER - 1. */
 	for (int i = 0; i < NR_RINGS; i++) {
 		fake_init(&rings[i]);
-		assert_int_equal(mmap__init_fake(&m[i], rings[i].mem, PAGE, RING, 2, &out), 0);
+		assert_int_equal(mmap__init_fake(&m[i], rings[i].mem, PAGE, RING, 2), 0);
 	}
 	for (int i = 0; i < NR_READERS; i++) {
 		idx[i] = idx_mem[i];
@@ -177,8 +184,8 @@ static void test_reader_threads_keep_perf_order(void **state)
 			idx_mem[i][k] = i * RINGS_PER + k;
 	}
 	assert_int_equal(record_threads__init(&live, &out, m, NR_READERS, idx, nr_idx, NULL,
-					      true, -1, PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__writers(&live, &writer_sync_ops, 2), 0);
+					      -1, PERF_SAMPLE_TIME, 0), 0);
+	assert_int_equal(record_threads__pipelines(&live, &writer_sync_ops, 2, RING, 0), 0);
 	assert_int_equal(record_threads__start(&live), 0);
 	for (int p = 0; p < NR_READERS; p++)
 		pthread_create(&prod[p], NULL, producer, (void *)(intptr_t)p);

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A reader's pipeline: which stages a recording has, in which order
+ * (pipeline.h). The one place that knows the list: a new stage is added
+ * here and nowhere in the rings or the reader.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "record/pipeline.h"
+#include "util.h"
+
+/*
+ * The output stage's writer takes every data buffer of the reader's
+ * rings at once, and some more; behind -z it takes the compression
+ * stage's buffers and one more.
+ */
+#define WRITER_SLACK 16
+
+int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
+{
+	struct stage *out;
+
+	p->head = NULL;
+	p->idx = cfg->thread;
+	out = output_stage__new(cfg->out, cfg->ops,
+				cfg->comp_level ? COMPRESS_STAGE_BUFS + 1
+						: cfg->max_chunks + WRITER_SLACK,
+				cfg->rounds, cfg->thread);
+	if (!out)
+		return -ENOMEM;
+	p->head = out;
+	if (cfg->comp_level) {
+		/* -z: compressed in a thread of its own, then written (stage-compress.c). */
+		struct stage *z = compress_stage__new(out, cfg->out, cfg->comp_level,
+						      cfg->ring_size, cfg->max_chunks, cfg->thread);
+
+		if (!z)
+			return -ENOMEM;
+		p->head = z;
+	}
+	return 0;
+}
+
+int pipeline__start(struct pipeline *p)
+{
+	struct stage *s;
+	int err = 0;
+
+	pipeline__for_each_stage(p, s)
+		if (!err && s->ops->start)
+			err = s->ops->start(s, p->idx);
+	return err;
+}
+
+int pipeline__drain(struct pipeline *p)
+{
+	struct stage *s;
+	int err = 0;
+
+	/* Head first: each stage's last chunks reach the next before it drains. */
+	pipeline__for_each_stage(p, s) {
+		int serr = s->ops->drain ? s->ops->drain(s) : 0;
+
+		if (serr && !err)
+			err = serr;
+	}
+	return err;
+}
+
+void pipeline__exit(struct pipeline *p)
+{
+	struct stage *s = p->head;
+
+	/*
+	 * Everything written first: a stage's buffers are in flight in the
+	 * stages behind it until then. Then head first, so that the chunks a
+	 * stage gives back go to a producer that is still there.
+	 */
+	pipeline__drain(p);
+	while (s) {
+		struct stage *next = s->next;
+
+		s->ops->destroy(s);
+		s = next;
+	}
+	p->head = NULL;
+}
+
+int pipeline__retarget(struct pipeline *p, int fd)
+{
+	struct stage *s;
+
+	pipeline__for_each_stage(p, s) {
+		int err = s->ops->retarget ? s->ops->retarget(s, fd) : 0;
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int pipeline__queued(const struct pipeline *p)
+{
+	/* The head only: the stages behind it may be another thread's. */
+	return p->head->ops->queued(p->head);
+}
+
+void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
+{
+	const struct stage *s;
+
+	for (s = p->head; s; s = s->next) {
+		sum->writes += s->stats.writes;
+		sum->shorts += s->stats.shorts;
+		sum->rounds += s->stats.rounds;
+		sum->bytes_in += s->stats.bytes_in;
+		sum->bytes_out += s->stats.bytes_out;
+	}
+}

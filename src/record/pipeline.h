@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A reader's chunk pipeline (DESIGN.md, "The chunk pipeline").
+ *
+ *   ring ──copy──> chunk ──> [stage ...] ──> output stage ──> writer
+ *
+ * A reader's path from a ring to its writer, file by file, each entered
+ * once:
+ *
+ *   record/reader.c    the step: one pass over its rings, then a reap
+ *   record/pass.c      copy every ring (mmap.c), keep or hand on each
+ *                      chunk, say whether the pass is clean
+ *   record/mmap.c      the ring: ready bytes copied into a data buffer,
+ *                      the tail released to the kernel
+ *   record/stage-*.c   the stages: -z compresses (a thread of its own),
+ *                      the output stage places FINISHED_ROUND and
+ *                      reserves each chunk's offset
+ *   io/output.c, io/writer*.c   reserve, write, complete
+ *
+ * A chunk is a piece of the record stream in a buffer that its producer
+ * owns (a ring's data buffer, a compressed buffer of the -z stage). It is
+ * handed down the pipeline and comes back to its producer through
+ * req.on_complete once the stage that took it is done with it: written,
+ * or compressed into a buffer of the next stage's.
+ *
+ * Every stage has the same small interface (struct stage_ops, in the
+ * spirit of the writer's): submit chunks and the end of a pass, reap
+ * what is done. The pass ends "clean" when everything the reader ever
+ * copied is handed over (no chunk kept, no ring put off: pass.c); only
+ * the output stage, where offsets are reserved, decides from that where
+ * FINISHED_ROUND goes (rounds.h). A new concern is a new stage, built in
+ * pipeline__init(), the one place that knows which stages a recording
+ * has; the rings and the reader do not change.
+ */
+#ifndef PERFCAP_RECORD_PIPELINE_H
+#define PERFCAP_RECORD_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/writer.h"
+
+struct output;
+struct rounds;
+struct stage;
+
+struct chunk {
+	/* buf, len; on_complete (set by the producer) gives the chunk back. */
+	struct write_req req;
+	/* Room in buf: len + a perf_event_header always fits (FINISHED_ROUND). */
+	size_t cap;
+};
+
+/* The end of a reader's pass, as it travels down the pipeline. */
+struct pass_end {
+	bool clean;	/* everything the reader copied is handed over */
+	bool data;	/* the pass handed chunks over: a round closes only behind such a pass */
+	uint64_t gen;	/* the round gen the pass began under (rounds__begin) */
+	uint64_t now;	/* its time, for the round it may close */
+	bool round;	/* out: the pass closed a round (said by a stage that knows at once) */
+};
+
+struct stage_ops {
+	const char *name;
+	/*
+	 * Required. Take n chunks, in order, and, if end is not NULL, the end
+	 * of the pass behind them. The stage owns every chunk from the call
+	 * on, whatever it returns: one it cannot take, it completes at once
+	 * with the error. Never blocks for I/O it did not start. 0 or -errno.
+	 */
+	int (*submit)(struct stage *s, struct chunk **c, int n, struct pass_end *end);
+	/*
+	 * Required. Give back (req.on_complete) the chunks it is done with;
+	 * with wait, first block until one is, if any is pending. Returns the
+	 * output's sticky error or 0. Called by the submitting thread.
+	 */
+	int (*reap)(struct stage *s, bool wait);
+	/* Chunks taken and not yet given back (the status line's queue). */
+	int (*queued)(const struct stage *s);
+	/* Optional. Start its thread (signals blocked in it). 0 or -errno. */
+	int (*start)(struct stage *s, int idx);
+	/*
+	 * Optional. Finish everything it was handed, down to the writes, and
+	 * stop its thread; start() runs it again. 0 or the first error.
+	 */
+	int (*drain)(struct stage *s);
+	/* Optional. Write into fd from now on (a --switch-output's new file). 0 or -errno. */
+	int (*retarget)(struct stage *s, int fd);
+	/* Required. Complete what it still holds, release what it took. */
+	void (*destroy)(struct stage *s);
+};
+
+/* What a stage did, for the summary and -v (read once it is drained). */
+struct stage_stats {
+	unsigned long writes, shorts;	/* writer I/Os started, short ones resubmitted */
+	uint64_t rounds;		/* FINISHED_ROUNDs placed */
+	uint64_t bytes_in, bytes_out;	/* -z: records in, COMPRESSED records out */
+};
+
+struct stage {
+	const struct stage_ops *ops;
+	struct stage *next;		/* where its chunks go; NULL: the last */
+	struct stage_stats stats;
+};
+
+static inline int stage__submit(struct stage *s, struct chunk **c, int n, struct pass_end *end)
+{
+	return s->ops->submit(s, c, n, end);
+}
+
+static inline int stage__reap(struct stage *s, bool wait)
+{
+	return s->ops->reap(s, wait);
+}
+
+/*
+ * The output stage (stage-output.c): the last of every pipeline. It
+ * reserves each chunk's offset and submits it to its writer; behind a
+ * clean pass with data it places FINISHED_ROUND when the rounds allow it
+ * (rounds == NULL: one reader, a round behind every such pass). Its
+ * writer is its own: ops on a dup of out's fd, max_inflight requests.
+ * NULL with a message on failure.
+ */
+struct stage *output_stage__new(struct output *out, const struct writer_ops *ops,
+				int max_inflight, struct rounds *rounds, int thread);
+/* The same over writer w, which stays the caller's (tests, benchmarks). */
+struct stage *output_stage__new_on(struct output *out, struct writer *w,
+				   struct rounds *rounds, int thread);
+
+/*
+ * The compression stage (stage-compress.c, perfcap record -z): a thread
+ * that compresses its chunks, in order, into COMPRESSED records and hands
+ * them to next, at most COMPRESS_STAGE_BUFS buffers at a time. For a
+ * reader whose rings hold at most max_chunks data buffers of at most
+ * ring_size bytes; level is zstd's; after out's first error it only gives
+ * chunks back. NULL with a message.
+ */
+#define COMPRESS_STAGE_BUFS 3
+struct stage *compress_stage__new(struct stage *next, struct output *out, int level,
+				  size_t ring_size, int max_chunks, int thread);
+
+/* What a reader's pipeline is made of. */
+struct pipeline_config {
+	struct output *out;
+	const struct writer_ops *ops;	/* the writer backend */
+	int max_chunks;			/* data buffers over the reader's rings */
+	size_t ring_size;		/* a ring's data size */
+	int comp_level;			/* -z: zstd level; 0: no compression */
+	struct rounds *rounds;		/* shared by the readers */
+	int thread;			/* the reader's index */
+};
+
+struct pipeline {
+	struct stage *head;		/* where the reader hands its chunks */
+	int idx;
+};
+
+/* Build the stages the configuration asks for. 0 or -errno (message printed). */
+int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg);
+/* Every stage destroyed, head first (their chunks come back first). */
+void pipeline__exit(struct pipeline *p);
+/* Start the stages that have threads. 0 or -errno. */
+int pipeline__start(struct pipeline *p);
+/* Every stage finishes, head first, down to the writes. 0 or the first error. */
+int pipeline__drain(struct pipeline *p);
+/* Every stage writes into fd from now on. 0 or -errno. */
+int pipeline__retarget(struct pipeline *p, int fd);
+/* Chunks the reader handed to the pipeline and has not had back. */
+int pipeline__queued(const struct pipeline *p);
+/* Its stages' numbers added into s. */
+void pipeline__stats(const struct pipeline *p, struct stage_stats *s);
+
+#define pipeline__for_each_stage(p, s) for ((s) = (p)->head; (s); (s) = (s)->next)
+
+#endif

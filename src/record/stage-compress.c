@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compression stage (perfcap record -z): where compression happens,
+ * and why there.
+ *
+ * Compress where it does not delay draining the rings. zstd level 1
+ * takes about as long per byte as a disk write on the page cache, levels
+ * above much longer; done in the reader it would be the time the rings
+ * wait. So each reader's pipeline gets this stage: a thread that takes
+ * the reader's chunks in the order copied, compresses them into
+ * COMPRESSED records (io/compress.h) in output buffers of its own, and
+ * hands those to the next stage (the output stage, which reserves their
+ * offsets and writes them from this thread). The reader never waits for
+ * zstd: it queues a chunk and goes on draining; the chunk comes back to
+ * it, through its reap, as soon as it is compressed (one compression
+ * later, not one write later).
+ *
+ * Rounds (rounds.h). A chunk's size in the file is known only once it
+ * is compressed, so only then can its offset be reserved. The end of a
+ * clean pass is queued behind the pass's chunks (a clean-pass item
+ * queued behind another replaces it: the later clean pass stands for
+ * both); on reaching it, every chunk before it compressed, the stage
+ * hands its current buffer and that end to the output stage, which
+ * decides the round as it does without compression: what was reserved
+ * before a marker was copied before it, and the gen a pass began under
+ * was read before it copied anything. The tests run perf's ordering
+ * model over decompressed files (test_compress.c) and hotspot-perfparser
+ * over real recordings (compress.bats).
+ *
+ * Memory is bounded (DESIGN.md, 7): the queue holds at most every data
+ * buffer of the reader's rings, once each, and one clean-pass item after
+ * each; the stage compresses into STAGE_BUFS buffers, each with room for
+ * a ring's worth of chunk and a marker, and waits for the next stage
+ * when all are in flight.
+ *
+ * Locks: lock protects the queue, the done list and stop; it is never
+ * held while compressing or handing on.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/compress.h"
+#include "io/output.h"
+#include "perf-file.h"
+#include "record/pipeline.h"
+#include "util.h"
+
+/* Output buffers of a stage: one filled, the others written. */
+#define STAGE_BUFS COMPRESS_STAGE_BUFS
+/* How long an idle stage waits before it looks at its writes in flight. */
+#define STAGE_REAP_NS (5 * 1000000L)
+
+struct compress_item {
+	struct chunk *c;	/* a chunk; NULL: the end of a clean pass */
+	uint64_t gen;		/* clean pass: the round gen it began under */
+	uint64_t now;		/* clean pass: its time, for the round it may close */
+	bool data;		/* clean pass: it (or one it stands for) handed chunks over */
+};
+
+struct compress_buf {
+	struct chunk chunk;
+	struct compress_stage *s;
+	char *data;
+	size_t len, cap;
+	bool busy;		/* filled or in flight */
+};
+
+struct compress_stage {
+	struct stage stage;
+	struct output *out;	/* its sticky error: after a failure nothing is compressed */
+	int thread;
+	struct compressor z;
+
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* the stage: an item, or stop */
+	pthread_cond_t done_cv;	/* the reader: a chunk is compressed */
+	struct compress_item *q;
+	size_t q_cap, q_head, q_len;
+	struct write_req *done_head, **done_tail;
+	bool stop;
+	int pending;		/* chunks taken, not yet reaped back (the reader's count) */
+
+	/* The stage thread's. */
+	struct compress_buf *bufs;
+	int nr_bufs;
+	struct compress_buf *cur;
+	pthread_t tid;
+	bool started;
+};
+
+static const struct perf_event_header round_marker = {
+	.type = PERF_RECORD_FINISHED_ROUND,
+	.size = sizeof(struct perf_event_header),
+};
+
+static struct compress_stage *to_cs(struct stage *s)
+{
+	return container_of(s, struct compress_stage, stage);
+}
+
+/* ---- the reader's side ---------------------------------------------------- */
+
+/* Queue the end of a clean pass; s->lock held. */
+static void push_pass_end(struct compress_stage *s, uint64_t gen, bool data, uint64_t now)
+{
+	struct compress_item *tail = s->q_len ? &s->q[(s->q_head + s->q_len - 1) % s->q_cap] : NULL;
+
+	if (tail && !tail->c) {
+		/* Nothing handed over since: the later clean pass stands for both. */
+		tail->gen = gen;
+		tail->now = now;
+		tail->data |= data;
+	} else if (s->q_len < s->q_cap) {
+		s->q[(s->q_head + s->q_len++) % s->q_cap] =
+			(struct compress_item){ .gen = gen, .now = now, .data = data };
+	}
+	/* else: cannot be (see q_cap); a clean pass not said only delays a round */
+}
+
+/* The chunks and the end of a clean pass go over at once: one wakeup. */
+static int cs_submit(struct stage *st, struct chunk **c, int n, struct pass_end *end)
+{
+	struct compress_stage *s = to_cs(st);
+	bool clean = end && end->clean;
+	int err = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->q_len + n > s->q_cap) {
+		err = -EOVERFLOW; /* more chunks than the rings have buffers: a bug */
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		s->q[(s->q_head + s->q_len++) % s->q_cap] = (struct compress_item){ .c = c[i] };
+	s->pending += n;
+	if (clean)
+		push_pass_end(s, end->gen, end->data, end->now);
+	if (n || clean)
+		pthread_cond_signal(&s->wake);
+out:
+	pthread_mutex_unlock(&s->lock);
+	for (int i = 0; err && i < n; i++)
+		c[i]->req.on_complete(&c[i]->req, err);
+	return err;
+}
+
+static int cs_reap(struct stage *st, bool wait)
+{
+	struct compress_stage *s = to_cs(st);
+	struct write_req *list;
+
+	pthread_mutex_lock(&s->lock);
+	while (wait && !s->done_head && s->pending > 0)
+		pthread_cond_wait(&s->done_cv, &s->lock);
+	list = s->done_head;
+	s->done_head = NULL;
+	s->done_tail = &s->done_head;
+	pthread_mutex_unlock(&s->lock);
+	while (list) {
+		struct write_req *req = list;
+
+		list = req->next;
+		s->pending--;
+		req->on_complete(req, (int)(int64_t)req->u.pad[0]);
+	}
+	return s->out->err;
+}
+
+static int cs_queued(const struct stage *st)
+{
+	return container_of(st, struct compress_stage, stage)->pending;
+}
+
+/* ---- the stage thread ------------------------------------------------------ */
+
+static void chunk_done(struct compress_stage *s, struct chunk *c, int err)
+{
+	struct write_req *req = &c->req;
+
+	req->u.pad[0] = (uint64_t)(int64_t)err;
+	req->next = NULL;
+	pthread_mutex_lock(&s->lock);
+	*s->done_tail = req;
+	s->done_tail = &req->next;
+	pthread_cond_signal(&s->done_cv);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void buf_written(struct write_req *req, int err)
+{
+	struct compress_buf *b = req->owner;
+
+	b->busy = false;
+	b->len = 0;
+}
+
+static struct compress_buf *get_buf(struct compress_stage *s)
+{
+	struct stage *next = s->stage.next;
+
+	for (;;) {
+		for (int i = 0; i < s->nr_bufs; i++) {
+			if (!s->bufs[i].busy) {
+				s->bufs[i].busy = true;
+				s->bufs[i].len = 0;
+				return &s->bufs[i];
+			}
+		}
+		if (!next->ops->queued(next))
+			return NULL; /* cannot be: busy buffers are in flight */
+		/* All in flight: wait for a write (a failed one frees its buffer too). */
+		stage__reap(next, true);
+	}
+}
+
+/* Hand what the current buffer holds to the next stage, with end if any. 0 or -errno. */
+static int flush_cur(struct compress_stage *s, struct pass_end *end)
+{
+	struct compress_buf *b = s->cur;
+	struct chunk *c = NULL;
+	int err;
+
+	s->cur = NULL;
+	if (b && !b->len) {
+		b->busy = false;
+		b = NULL;
+	}
+	if (b) {
+		c = &b->chunk;
+		c->req.buf = b->data;
+		c->req.len = b->len;
+		c->req.owner = b;
+		c->req.on_complete = buf_written;
+		c->cap = b->cap;
+	}
+	if (!c && !end)
+		return 0;
+	err = stage__submit(s->stage.next, &c, c ? 1 : 0, end);
+	/* A chunk not taken came back through buf_written: its bytes are lost with the error. */
+	output__set_err(s->out, err);
+	return err;
+}
+
+/* Room for need more bytes (and a marker) in the current buffer. */
+static struct compress_buf *room(struct compress_stage *s, size_t need)
+{
+	if (s->cur && s->cur->cap - s->cur->len < need + sizeof(round_marker))
+		flush_cur(s, NULL);
+	if (!s->cur)
+		s->cur = get_buf(s);
+	return s->cur;
+}
+
+static void do_chunk(struct compress_stage *s, struct chunk *c)
+{
+	struct write_req *req = &c->req;
+	struct compress_buf *b;
+	ssize_t n;
+	int err = s->out->err;
+
+	/* After a failure nothing more is written: the chunk just goes back. */
+	if (!err) {
+		b = room(s, compressor__bound(&s->z, req->len));
+		if (!b) {
+			err = -EIO;
+		} else {
+			n = compressor__records(&s->z, req->buf, req->len, b->data + b->len,
+						b->cap - b->len - sizeof(round_marker));
+			if (n < 0)
+				err = (int)n;
+			else
+				b->len += n;
+		}
+		output__set_err(s->out, err);
+	}
+	chunk_done(s, c, err);
+}
+
+/*
+ * A clean pass: what it compressed goes to the next stage with its end,
+ * which places the round (stage-output.c); a round closes only behind a
+ * pass that handed chunks over, and after a failure none does.
+ */
+static void do_pass_end(struct compress_stage *s, const struct compress_item *it)
+{
+	struct pass_end end = {
+		.clean = true,
+		.data = it->data && !s->out->err,
+		.gen = it->gen,
+		.now = it->now,
+	};
+
+	flush_cur(s, &end);
+}
+
+static void *stage_main(void *arg)
+{
+	struct compress_stage *s = arg;
+	struct stage *next = s->stage.next;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		struct compress_item it;
+
+		if (!s->q_len) {
+			if (s->stop)
+				break;
+			pthread_mutex_unlock(&s->lock);
+			/* Idle: what is compressed goes out now rather than wait for more. */
+			if (s->cur)
+				flush_cur(s, NULL);
+			stage__reap(next, false);
+			pthread_mutex_lock(&s->lock);
+			if (s->q_len || s->stop)
+				continue;
+			if (next->ops->queued(next)) {
+				/* Writes to reap (the durable prefix moves when they are). */
+				struct timespec ts;
+
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += STAGE_REAP_NS;
+				if (ts.tv_nsec >= 1000000000L) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000L;
+				}
+				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+			} else {
+				pthread_cond_wait(&s->wake, &s->lock);
+			}
+			continue;
+		}
+		it = s->q[s->q_head];
+		s->q_head = (s->q_head + 1) % s->q_cap;
+		s->q_len--;
+		pthread_mutex_unlock(&s->lock);
+		if (it.c)
+			do_chunk(s, it.c);
+		else
+			do_pass_end(s, &it);
+		stage__reap(next, false);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	flush_cur(s, NULL);
+	return NULL;
+}
+
+static int cs_start(struct stage *st, int idx)
+{
+	struct compress_stage *s = to_cs(st);
+	sigset_t all, old;
+	char name[16];
+	int err;
+
+	s->stop = false;
+	/* Signals are the record loop's: the stage starts with them blocked. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = -pthread_create(&s->tid, NULL, stage_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pr_err("cannot start compression thread %d: %s\n", idx, strerror(-err));
+		return err;
+	}
+	/* "perfcap-zN" in ps and /proc/PID/task/TID/comm. */
+	snprintf(name, sizeof(name), "perfcap-z%d", idx);
+	pthread_setname_np(s->tid, name);
+	s->started = true;
+	return 0;
+}
+
+/* Let it finish every item (they go to the next stage) and join it. */
+static void stop_thread(struct compress_stage *s)
+{
+	if (!s->started) {
+		/* Never ran: the chunks handed over go back as they are. */
+		pthread_mutex_lock(&s->lock);
+		while (s->q_len) {
+			struct compress_item it = s->q[s->q_head];
+
+			s->q_head = (s->q_head + 1) % s->q_cap;
+			s->q_len--;
+			if (it.c) {
+				pthread_mutex_unlock(&s->lock);
+				chunk_done(s, it.c, -ECANCELED);
+				pthread_mutex_lock(&s->lock);
+			}
+		}
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->tid, NULL);
+	s->started = false;
+}
+
+static int cs_drain(struct stage *st)
+{
+	struct compress_stage *s = to_cs(st);
+
+	stop_thread(s);
+	/* Its chunks back to the reader's rings. */
+	cs_reap(st, false);
+	st->stats.bytes_in = s->z.bytes_in;
+	st->stats.bytes_out = s->z.bytes_out;
+	return s->out->err;
+}
+
+static void cs_destroy(struct stage *st)
+{
+	struct compress_stage *s = to_cs(st);
+
+	stop_thread(s);
+	cs_reap(st, false);
+	for (int i = 0; s->bufs && i < s->nr_bufs; i++)
+		free(s->bufs[i].data);
+	free(s->bufs);
+	compressor__exit(&s->z);
+	free(s->q);
+	pthread_cond_destroy(&s->done_cv);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static const struct stage_ops compress_stage_ops = {
+	.name = "compress",
+	.submit = cs_submit,
+	.reap = cs_reap,
+	.queued = cs_queued,
+	.start = cs_start,
+	.drain = cs_drain,
+	.destroy = cs_destroy,
+};
+
+struct stage *compress_stage__new(struct stage *next, struct output *out, int level,
+				  size_t ring_size, int max_chunks, int thread)
+{
+	struct compress_stage *s = xzalloc(sizeof(*s));
+	size_t cap;
+	int err;
+
+	s->stage.ops = &compress_stage_ops;
+	s->stage.next = next;
+	s->out = out;
+	s->thread = thread;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->wake, NULL);
+	pthread_cond_init(&s->done_cv, NULL);
+	s->done_tail = &s->done_head;
+	/* Every chunk once, a clean-pass item after each, one more. */
+	s->q_cap = 2 * (size_t)max_chunks + 2;
+	s->q = xzalloc(s->q_cap * sizeof(*s->q));
+	/* A slice inflates to at most the ring's size: perf's buffer is the ring's mmap_len. */
+	err = compressor__init(&s->z, level, ring_size);
+	if (err)
+		goto fail;
+	cap = compressor__bound(&s->z, ring_size) + sizeof(round_marker);
+	s->nr_bufs = STAGE_BUFS;
+	s->bufs = xzalloc(s->nr_bufs * sizeof(*s->bufs));
+	for (int i = 0; i < s->nr_bufs; i++) {
+		s->bufs[i].s = s;
+		s->bufs[i].cap = cap;
+		s->bufs[i].data = malloc(cap);
+		if (!s->bufs[i].data) {
+			pr_err("compression stage %d: out of memory\n", thread);
+			goto fail;
+		}
+	}
+	return &s->stage;
+fail:
+	cs_destroy(&s->stage);
+	return NULL;
+}
