@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reads perf.data files: the header, the attrs and their ids, the feature
- * table, and the records of the data section(s).
- *
- * Nothing read from the file is trusted: every offset and length is
- * checked against the file size (or the record size) before use, and all
- * multi-byte fields are copied out with memcpy so that odd offsets in a
- * corrupt file cannot fault.
+ * table, and the records of the data section(s). Nothing read from the
+ * file is trusted (reader-internal.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,16 +15,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "read/reader-internal.h"
 #include "read/reader.h"
 #include "util.h"
-
-/* The record walk reads the file through a window of this size. */
-#define READER_WINDOW (1U << 20)
-/* Sanity limits on header fields, far above anything perf writes. */
-#define MAX_ATTR_SIZE 4096
-#define MAX_NAME 65536
-/* perf opens one fd per event and CPU; no real file comes near this. */
-#define MAX_ATTRS 65536
 
 static const char *const record_names[] = {
 	[PERF_RECORD_MMAP] = "MMAP",
@@ -581,40 +570,6 @@ int perf_reader__read_feature(struct perf_reader *r, int bit, void **buf, size_t
 	*buf = p;
 	*size = f->size;
 	return 0;
-}
-
-/* A cursor over a byte range; every take checks the bounds. */
-struct cursor {
-	const unsigned char *p, *end;
-};
-
-static bool take(struct cursor *c, void *out, size_t len)
-{
-	if ((size_t)(c->end - c->p) < len)
-		return false;
-	if (out)
-		memcpy(out, c->p, len);
-	c->p += len;
-	return true;
-}
-
-static bool take_u32(struct cursor *c, uint32_t *v)
-{
-	return take(c, v, sizeof(*v));
-}
-
-static bool take_u64(struct cursor *c, uint64_t *v)
-{
-	return take(c, v, sizeof(*v));
-}
-
-/* Skip n items of size each, refusing counts that would overflow. */
-static bool skip_n(struct cursor *c, uint64_t n, size_t each)
-{
-	if (each && n > (uint64_t)(c->end - c->p) / each)
-		return false;
-	c->p += n * each;
-	return true;
 }
 
 /* EVENT_DESC: u32 nr, u32 attr_size, then per event attr, u32 nr_ids, string, ids. */

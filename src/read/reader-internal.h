@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal to the perf.data reader: what its files share, and nothing
+ * the commands or the tests may use (they include reader.h).
+ *
+ * Nothing read from the file is trusted: every offset and length is
+ * checked against the file size (or the record size) before use, and all
+ * multi-byte fields are copied out with memcpy so that odd offsets in a
+ * corrupt file cannot fault.
+ */
+#ifndef PERFCAP_READER_INTERNAL_H
+#define PERFCAP_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "read/reader.h"
+
+/* The record walk reads the file through a window of this size. */
+#define READER_WINDOW (1U << 20)
+/* Sanity limits on header fields, far above anything perf writes. */
+#define MAX_ATTR_SIZE 4096
+#define MAX_NAME 65536
+/* perf opens one fd per event and CPU; no real file comes near this. */
+#define MAX_ATTRS 65536
+
+/* A cursor over a byte range; every take checks the bounds. */
+struct cursor {
+	const unsigned char *p, *end;
+};
+
+static inline bool take(struct cursor *c, void *out, size_t len)
+{
+	if ((size_t)(c->end - c->p) < len)
+		return false;
+	if (out)
+		memcpy(out, c->p, len);
+	c->p += len;
+	return true;
+}
+
+static inline bool take_u32(struct cursor *c, uint32_t *v)
+{
+	return take(c, v, sizeof(*v));
+}
+
+static inline bool take_u64(struct cursor *c, uint64_t *v)
+{
+	return take(c, v, sizeof(*v));
+}
+
+/* Skip n items of size each, refusing counts that would overflow. */
+static inline bool skip_n(struct cursor *c, uint64_t n, size_t each)
+{
+	if (each && n > (uint64_t)(c->end - c->p) / each)
+		return false;
+	c->p += n * each;
+	return true;
+}
+
+#endif
