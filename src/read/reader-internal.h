@@ -60,4 +60,9 @@ static inline bool skip_n(struct cursor *c, uint64_t n, size_t each)
 	return true;
 }
 
+/* ---- names.c ----------------------------------------------------------- */
+
+/* A name for an attr that EVENT_DESC does not name: "cpu-clock", "type8/config0x1/". */
+char *perf_reader__default_attr_name(const struct perf_event_attr *attr);
+
 #endif
