@@ -60,6 +60,16 @@ static inline bool skip_n(struct cursor *c, uint64_t n, size_t each)
 	return true;
 }
 
+/* ---- reader.c: reading the files ---------------------------------------- */
+
+/* pread all of [off, off+len) or fail: -EIO on a short read, -errno else. */
+int perf_reader__pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *got);
+
+/* ---- records.c --------------------------------------------------------- */
+
+/* Bytes that follow a record and belong to it (AUXTRACE, TRACING_DATA). */
+uint64_t perf_reader__record_payload(const struct perf_event_header *h);
+
 /* ---- names.c ----------------------------------------------------------- */
 
 /* A name for an attr that EVENT_DESC does not name: "cpu-clock", "type8/config0x1/". */
