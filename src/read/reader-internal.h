@@ -64,6 +64,22 @@ static inline bool skip_n(struct cursor *c, uint64_t n, size_t each)
 
 /* pread all of [off, off+len) or fail: -EIO on a short read, -errno else. */
 int perf_reader__pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *got);
+/* Read a section of the header file that open already checked for bounds. */
+int perf_reader__read_section(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+			      const char *what);
+
+/* ---- reader.c: the header and the attrs --------------------------------- */
+
+/* The id map and the id positions, once the attrs are in r->attrs. */
+int perf_reader__index_attrs(struct perf_reader *r, size_t nr_ids);
+
+/* ---- pipe.c ------------------------------------------------------------ */
+
+/*
+ * Pipe format: the records ahead of the data give the attrs and the
+ * features. 0 or -errno, message printed.
+ */
+int perf_reader__read_pipe_prefix(struct perf_reader *r);
 
 /* ---- records.c --------------------------------------------------------- */
 

@@ -75,8 +75,8 @@ int perf_reader__pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *
 }
 
 /* Read a section of the header file that open already checked for bounds. */
-static int read_section(struct perf_reader *r, void *buf, size_t len, uint64_t off,
-			const char *what)
+int perf_reader__read_section(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+			      const char *what)
 {
 	int err = perf_reader__pread_all(r->fd, buf, len, off, NULL);
 
@@ -210,7 +210,6 @@ static int read_header(struct perf_reader *r)
 	return 0;
 }
 
-static int index_attrs(struct perf_reader *r, size_t nr_ids);
 
 static int read_attrs(struct perf_reader *r)
 {
@@ -228,8 +227,8 @@ static int read_attrs(struct perf_reader *r)
 		struct perf_reader_attr *a = &r->attrs[i];
 		struct perf_file_section ids;
 
-		err = read_section(r, raw, h->attr_size, h->attrs.offset + i * h->attr_size,
-				   "an attr");
+		err = perf_reader__read_section(r, raw, h->attr_size,
+						h->attrs.offset + i * h->attr_size, "an attr");
 		if (err)
 			goto out;
 		memcpy(&a->attr, raw, MIN(attr_bytes, sizeof(a->attr)));
@@ -259,13 +258,13 @@ static int read_attrs(struct perf_reader *r)
 		a->nr_ids = ids.size / 8;
 		a->ids = xzalloc(ids.size);
 		if (ids.size) {
-			err = read_section(r, a->ids, ids.size, ids.offset, "ids");
+			err = perf_reader__read_section(r, a->ids, ids.size, ids.offset, "ids");
 			if (err)
 				goto out;
 		}
 		nr_ids += a->nr_ids;
 	}
-	err = index_attrs(r, nr_ids);
+	err = perf_reader__index_attrs(r, nr_ids);
 out:
 	free(raw);
 	return err;
@@ -276,7 +275,7 @@ out:
  * ATTR records): each attr's trailer size, the sorted id map, and where
  * the id sits.
  */
-static int index_attrs(struct perf_reader *r, size_t nr_ids)
+int perf_reader__index_attrs(struct perf_reader *r, size_t nr_ids)
 {
 	size_t n = r->nr_attrs;
 
@@ -330,7 +329,8 @@ static int read_features(struct perf_reader *r)
 		return -EINVAL;
 	}
 	secs = xzalloc(n * sizeof(*secs));
-	err = read_section(r, secs, n * sizeof(*secs), table, "the feature table");
+	err = perf_reader__read_section(r, secs, n * sizeof(*secs), table,
+					"the feature table");
 	if (err)
 		goto out;
 	r->features = xzalloc(n * sizeof(*r->features));
@@ -386,7 +386,7 @@ int perf_reader__read_feature(struct perf_reader *r, int bit, void **buf, size_t
 		return -EINVAL;
 	p = xzalloc(f->size + 1);
 	snprintf(what, sizeof(what), "feature %s", perf_reader__feature_name(bit) ?: "?");
-	err = read_section(r, p, f->size, f->offset, what);
+	err = perf_reader__read_section(r, p, f->size, f->offset, what);
 	if (err) {
 		free(p);
 		return err;
@@ -460,134 +460,6 @@ static int read_dir_format(struct perf_reader *r)
 		memcpy(&r->dir_version, buf, sizeof(uint64_t));
 	free(buf);
 	return 0;
-}
-
-/* One HEADER_ATTR record: header, attr (attr.size bytes), u64 ids to the end. */
-static int pipe_attr(struct perf_reader *r, const unsigned char *rec, size_t size,
-		     uint64_t off, size_t *nr_ids, size_t *cap)
-{
-	struct perf_reader_attr *a;
-	uint32_t attr_size;
-	size_t n;
-
-	if (size < sizeof(struct perf_event_header) + PERF_ATTR_SIZE_VER0)
-		goto bad;
-	memcpy(&attr_size, rec + sizeof(struct perf_event_header) +
-	       offsetof(struct perf_event_attr, size), sizeof(attr_size));
-	if (attr_size < PERF_ATTR_SIZE_VER0 ||
-	    attr_size > size - sizeof(struct perf_event_header))
-		goto bad;
-	if (r->nr_attrs >= MAX_ATTRS) {
-		pr_err("%s: more than %d ATTR records; perfcap reads at most %d events\n",
-		       r->path, MAX_ATTRS, MAX_ATTRS);
-		return -EINVAL;
-	}
-	/* Doubling: a stream of many small ATTR records must not cost n^2 copies. */
-	if (r->nr_attrs == *cap) {
-		*cap = *cap ? 2 * *cap : 8;
-		r->attrs = xrealloc(r->attrs, *cap * sizeof(*r->attrs));
-	}
-	a = &r->attrs[r->nr_attrs++];
-	memset(a, 0, sizeof(*a));
-	memcpy(&a->attr, rec + sizeof(struct perf_event_header),
-	       MIN((size_t)attr_size, sizeof(a->attr)));
-	n = (size - sizeof(struct perf_event_header) - attr_size) / sizeof(uint64_t);
-	a->nr_ids = n;
-	a->ids = xzalloc(n * sizeof(uint64_t) + 1);
-	memcpy(a->ids, rec + sizeof(struct perf_event_header) + attr_size, n * sizeof(uint64_t));
-	*nr_ids += n;
-	return 0;
-bad:
-	pr_err("%s: ATTR record at offset %#" PRIx64 " (size %zu) is corrupt\n", r->path, off,
-	       size);
-	return -EINVAL;
-}
-
-static int cmp_feature(const void *a, const void *b)
-{
-	const struct perf_reader_feature *x = a, *y = b;
-
-	return x->bit - y->bit;
-}
-
-/*
- * Pipe format: the records ahead of the data. ATTR records give the
- * events, FEATURE records the features (a section inside the record),
- * TRACING_DATA is skipped with what follows it; the first kernel record
- * ends the look (perf sends these before any data). A stream cut short
- * in here keeps what came whole.
- */
-static int read_pipe_prefix(struct perf_reader *r)
-{
-	uint64_t off = PERF_PIPE_HEADER_SIZE, end = r->file_size;
-	size_t nr_ids = 0, cap = 0, attr_cap = 0;
-	unsigned char *rec = xzalloc(1 << 16);
-	int err = 0;
-
-	while (end - off >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-		uint64_t next;
-
-		err = read_section(r, &h, sizeof(h), off, "a record header");
-		if (err)
-			goto out;
-		if (h.size < sizeof(h)) {
-			pr_err("%s: record of size %u at offset %#" PRIx64 " (type %u): corrupt "
-			       "data\n", r->path, h.size, off, h.type);
-			err = -EINVAL;
-			goto out;
-		}
-		if (h.type < PERF_RECORD_USER_TYPE_START || h.size > end - off)
-			break;
-		next = off + h.size;
-		if (h.type == PERF_RECORD_HEADER_ATTR || h.type == PERF_RECORD_HEADER_FEATURE ||
-		    h.type == PERF_RECORD_HEADER_TRACING_DATA) {
-			err = read_section(r, rec, h.size, off, "a record");
-			if (err)
-				goto out;
-		}
-		if (h.type == PERF_RECORD_HEADER_ATTR) {
-			err = pipe_attr(r, rec, h.size, off, &nr_ids, &attr_cap);
-			if (err)
-				goto out;
-		} else if (h.type == PERF_RECORD_HEADER_FEATURE && h.size >= 16) {
-			uint64_t bit;
-
-			memcpy(&bit, rec + sizeof(h), sizeof(bit));
-			/* HEADER_LAST_FEATURE marks the end of the features: no section. */
-			if (bit < HEADER_FEAT_BITS && bit != HEADER_LAST_FEATURE &&
-			    !perf_reader__has_feature(r, (int)bit)) {
-				if (r->nr_features == cap) {
-					cap = cap ? 2 * cap : 32;
-					r->features = xrealloc(r->features, cap * sizeof(*r->features));
-				}
-				r->features[r->nr_features++] = (struct perf_reader_feature){
-					.bit = (int)bit, .offset = off + 16, .size = h.size - 16,
-				};
-				r->header.adds_features[bit / 64] |= 1ULL << (bit % 64);
-			}
-		} else if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
-			uint64_t skip =
-				perf_reader__record_payload((const struct perf_event_header *)rec);
-
-			if (skip > end - next)
-				break;
-			next += skip;
-		}
-		off = next;
-	}
-	if (!r->nr_attrs) {
-		pr_err("%s: a pipe-format stream without ATTR records: no events to read it "
-		       "by (cut short, or not perf data?)\n", r->path);
-		err = -EINVAL;
-		goto out;
-	}
-	if (r->nr_features)
-		qsort(r->features, r->nr_features, sizeof(*r->features), cmp_feature);
-	err = index_attrs(r, nr_ids);
-out:
-	free(rec);
-	return err;
 }
 
 static const char *file_kind(mode_t mode)
@@ -879,7 +751,7 @@ opened:
 		err = -EINVAL;
 	}
 	if (!err)
-		err = r->is_pipe ? read_pipe_prefix(r) : read_attrs(r);
+		err = r->is_pipe ? perf_reader__read_pipe_prefix(r) : read_attrs(r);
 	if (!err && !r->is_pipe)
 		err = read_features(r);
 	if (!err)
