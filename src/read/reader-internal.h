@@ -68,17 +68,24 @@ int perf_reader__pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *
 int perf_reader__read_section(struct perf_reader *r, void *buf, size_t len, uint64_t off,
 			      const char *what);
 
-/* ---- reader.c: the header and the attrs --------------------------------- */
+/* ---- header.c: steps of perf_reader__open, each returning 0 or -errno ---- */
 
+/* The header; a pipe-format one (size 16) sets r->is_pipe, data = the rest. */
+int perf_reader__read_header(struct perf_reader *r);
+/* The attrs section and each attr's ids, then perf_reader__index_attrs(). */
+int perf_reader__read_attrs(struct perf_reader *r);
 /* The id map and the id positions, once the attrs are in r->attrs. */
 int perf_reader__index_attrs(struct perf_reader *r, size_t nr_ids);
+/* The table of feature sections that follows the data section. */
+int perf_reader__read_feature_table(struct perf_reader *r);
+/* Event names from EVENT_DESC; a corrupt one is a warning, not an error. */
+int perf_reader__read_event_desc(struct perf_reader *r);
+/* r->dir_version from DIR_FORMAT, when present. */
+int perf_reader__read_dir_format(struct perf_reader *r);
 
 /* ---- pipe.c ------------------------------------------------------------ */
 
-/*
- * Pipe format: the records ahead of the data give the attrs and the
- * features. 0 or -errno, message printed.
- */
+/* Pipe format: the records ahead of the data give the attrs and the features. */
 int perf_reader__read_pipe_prefix(struct perf_reader *r);
 
 /* ---- records.c --------------------------------------------------------- */
