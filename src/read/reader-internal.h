@@ -1,7 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal to the perf.data reader: what its files share, and nothing
- * the commands or the tests may use (they include reader.h).
+ * the commands or the tests may use (they include reader.h). One job a
+ * file:
+ *
+ *   open.c     perf_reader__open/close: a file, standard input, a
+ *              --threads directory; pread helpers
+ *   header.c   the header, attrs and ids, the feature table, EVENT_DESC,
+ *              DIR_FORMAT
+ *   pipe.c     pipe format: the ATTR and FEATURE records ahead of the data
+ *   records.c  the record walk; COMPRESSED records inflated (zstd)
+ *   sample.c   decoding a SAMPLE and the sample_id trailer
+ *   names.c    names of record types, features, sample_type bits, events
+ *   args.c     the command line of a command that reads one perf.data
+ *
+ * The functions below are not API: the perf_reader__ prefix only keeps
+ * them apart from the rest of the library.
  *
  * Nothing read from the file is trusted: every offset and length is
  * checked against the file size (or the record size) before use, and all
@@ -60,7 +74,7 @@ static inline bool skip_n(struct cursor *c, uint64_t n, size_t each)
 	return true;
 }
 
-/* ---- reader.c: reading the files ---------------------------------------- */
+/* ---- open.c: reading the files ------------------------------------------ */
 
 /* pread all of [off, off+len) or fail: -EIO on a short read, -errno else. */
 int perf_reader__pread_all(int fd, void *buf, size_t len, uint64_t off, size_t *got);

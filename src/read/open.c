@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reads perf.data files: the header, the attrs and their ids, the feature
- * table, and the records of the data section(s). Nothing read from the
- * file is trusted (reader-internal.h).
+ * Opening a recording: a perf.data file, standard input ("-", a pipe
+ * spooled to a temporary file), or a perf record --threads directory and
+ * its data.N streams; refusing what is not a regular file before it is
+ * opened. perf_reader__open runs the steps of header.c and pipe.c in
+ * order; perf_reader__close undoes all of them. The pread helpers that
+ * every step reads the file with are here too.
  */
 #include <dirent.h>
 #include <errno.h>
