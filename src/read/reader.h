@@ -24,6 +24,7 @@
  * decompressed and handed out like the others.
  *
  * Used by the tests, `perfcap dump` and `perfcap loss` (through loss.h).
+ * The code is in src/read/, one job a file (reader-internal.h lists them).
  */
 #ifndef PERFCAP_READER_H
 #define PERFCAP_READER_H

@@ -6,7 +6,7 @@
  * Records are checked as perf 6.1 reads them: ONE zstd stream for the
  * whole file, each record inflated into a buffer the size of
  * HEADER_COMPRESSED's mmap_len (here: the slice), never to nothing; and
- * through our own reader (reader.c). The stage is checked with reader
+ * through our own reader (read/records.c). The stage is checked with reader
  * threads over fake rings filled by producer threads: every event in the
  * file, and a model of perf report's ordered-events flush (the one of
  * test_rounds.c, over the decompressed stream) finds no event out of

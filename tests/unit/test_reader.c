@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * reader.c: hand-made perf.data files, built byte by byte here, decoded
- * by the reader; truncated and corrupt files must fail cleanly.
+ * The reader (src/read/ but loss): hand-made perf.data files, built byte
+ * by byte here, decoded by the reader; truncated and corrupt files must
+ * fail cleanly.
  */
 #include <stdarg.h>
 #include <stddef.h>
