@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record command's state, shared by the files that act on it:
+ *
+ *   cli/builtin-record.c    the order of steps (cmd_record's phases) and
+ *                           the loop that supervises the readers
+ *   record/target.c         -p/-t/-a/-C and the command: what is recorded
+ *   record/reader-sched.c   which reader drains which ring, where it runs
+ *                           and at what priority
+ *   record/record-control.c -D, --control, --max-size, --switch-output:
+ *                           everything the loop does between two sleeps
+ *                           for the user (record_control__tick)
+ *   record/synth.c          records for what existed before: tasks, maps
+ *   record/summary.c        what was lost, into the file and the summary
+ *
+ * Internal to the record command: nothing else includes this.
+ */
+#ifndef PERFCAP_RECORD_RECORD_H
+#define PERFCAP_RECORD_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "cli/options.h"
+#include "events/evlist.h"
+#include "events/parse-events.h"
+#include "format/perf-data.h"
+#include "io/output.h"
+#include "io/writer.h"
+#include "record/control.h"
+#include "record/record-stats.h"
+#include "record/record-thread.h"
+#include "record/rings.h"
+#include "record/status.h"
+#include "record/switch-output.h"
+#include "record/thread-spec.h"
+#include "record/workload.h"
+#include "util.h"
+
+/* What control of the recording owns (record-control.c). */
+struct record_control {
+	struct control chan;		/* --control */
+	struct switch_output so;
+	uint64_t bytes_before;		/* what the files switched away from hold */
+	uint64_t delay_base_ns;		/* -D: the events' time 0 (the command's start) */
+	uint64_t delay_due_ns;		/* -D: when the events go on (or off); 0: nothing due */
+	uint64_t synth_end;		/* where the current file's synthesized records end */
+	int delay_step;			/* -D ranges: even: next is an enable */
+	bool stop;			/* a control 'stop', -D's last range or --max-size ended it */
+};
+
+struct record {
+	struct record_opts opts;
+	int argc;
+	char **argv;
+	struct event_list events;
+	struct evlist evlist;
+	struct rings rings;		/* one per CPU (record/rings.h) */
+	struct writer writer;		/* the loop's: header, synthesized records, features */
+	struct output out;
+	struct perf_data pd;
+	struct perf_data_attr *attrs;
+	struct workload wl;
+	bool has_workload;
+	pid_t *targets;		/* -p/-t: stop when all are gone */
+	int nr_targets;
+	struct record_stats stats;
+	struct thread_spec tspec;	/* each reader's rings and CPUs */
+	struct record_threads readers;
+	struct status status;		/* the live status line */
+	bool file_created;
+	uint32_t comp_mmap_len;		/* -z: HEADER_COMPRESSED's, a ring's mmap length */
+	struct record_control ctl;
+	struct record_stats file_stats;	/* the current file's (SAMPLE_TIME); stats: all files' */
+	/* The kernel's and modules' synthesized maps, again in each new file. */
+	struct strbuf kcache;
+	bool kcaching, kcached;
+	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
+};
+
+static inline uint64_t record__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* cli/builtin-record.c */
+/* Features and the final header of the current file (or the end of a pipe stream). */
+int record__finish(struct record *rec, int err);
+/* What the readers saw since the last switch becomes the file's; stats keeps the sum. */
+void record__take_stats(struct record *rec);
+
+/* record/target.c */
+/* The events follow the command perfcap starts (not -a/-C/-p/-t with a timer command). */
+bool record__workload_is_target(const struct record *rec);
+/* -C's CPUs, -a/-p/-t's threads. 0, or -EINVAL for bad input (said), -errno. */
+int record__resolve_target(struct record *rec);
+/* The events follow thread tid too (the command, once forked). */
+void record__add_thread(struct record *rec, pid_t tid);
+/* Every -p/-t target has exited. */
+bool record__targets_gone(struct record *rec);
+
+/* record/reader-sched.c */
+/* The readers for the rings, each with its rings and CPUs; main_wake_fd: the loop's. 0 or -errno. */
+int record__setup_readers(struct record *rec, int main_wake_fd);
+/* -r, or the readers' RLIMIT_RTTIME bound: before the readers start. 0 or -errno. */
+int record__sched_start(struct record *rec);
+/* The recorder's threads above the workload's nice value (before the writers start threads). */
+void record__raise_priority(void);
+/* SIGXCPU: a reader ran too long without sleeping; every reader back to its nice value. */
+void record__demote_readers(struct record *rec);
+
+/* record/record-control.c */
+/* -D: the events stay off at the start. */
+bool record__delayed(const struct record *rec);
+/* Checks, the control channel's fds, the switching state: before the file is created. */
+int record_control__setup(struct record *rec);
+/* The recording starts: -D's clock and --switch-output=TIME's count from now. */
+void record_control__start(struct record *rec);
+/*
+ * Between two sleeps of the loop: -D's times, --control's lines,
+ * --max-size, --switch-output (switch_signal: SIGUSR2 came). 0, or
+ * -errno; rec->ctl.stop: end the recording.
+ */
+int record_control__tick(struct record *rec, uint64_t now, bool switch_signal);
+/* How long the loop may sleep: at most max_ms, and not past what is due. */
+int record_control__timeout(struct record *rec, uint64_t now, int max_ms);
+/* At the end, with --timestamp-filename (or --switch-output): the last file is PATH.<time> too. */
+int record_control__name_output(struct record *rec);
+
+/* record/synth.c */
+/*
+ * The tasks and maps that exist now, into the output (again: for a
+ * --switch-output's new file, the command's processes as they are). 0 or -errno.
+ */
+int record__synthesize(struct record *rec, bool again);
+
+/* record/summary.c */
+/* The kernel's per-event lost samples, as PERF_RECORD_LOST_SAMPLES records. 0 or -errno. */
+int record__emit_lost_samples(struct record *rec);
+/* The closing lines: what was written, what was lost, and with -v how. */
+void record__print_summary(struct record *rec, int err);
+
+#endif
