@@ -19,7 +19,8 @@
 #                 perfB perfB-aio perfB-aioN perfB-threads: the same with -B
 #                 (no build ids: without the pass over the file that perf
 #                 makes after recording, most of its CPU time in a flood)
-#                 alt-sync alt-aio alt-aioN alt-uring: another perfcap binary,
+#                 alt alt-sync alt-aio alt-aioN alt-uring: another perfcap binary
+#                 (alt: its default),
 #                 ALT=/path/to/perfcap (A/B of a change inside one run);
 #                 alt2-*: the same with ALT2, for a third binary
 #
@@ -121,6 +122,7 @@ rec_cmd() {
 	case $r in
 	perfcap) echo "$PERFCAP record"; return ;;
 	perfcap-*) bin=$PERFCAP ;;
+	alt) echo "${ALT:?ALT=perfcap binary} record"; return ;;
 	alt-*) bin=${ALT:?ALT=perfcap binary} ;;
 	alt2-*) bin=${ALT2:?ALT2=perfcap binary} ;;
 	perf) echo "$PERF record"; return ;;

@@ -4,18 +4,22 @@
  *
  *   ring ──copy──> chunk ──> [stage ...] ──> output stage ──> writer
  *
- * A reader's path from a ring to its writer, file by file, each entered
- * once:
+ * A reader's path from a ring to its writer, per chunk, each file entered
+ * once and none returned to (calls go down; what comes back up is a
+ * chunk's completion, req.on_complete, to the producer that owns it):
  *
- *   record/reader.c    the step: one pass over its rings, then a reap
- *   record/pass.c      copy every ring (mmap.c), keep or hand on each
- *                      chunk, say whether the pass is clean
- *   record/mmap.c      the ring: ready bytes copied into a data buffer,
- *                      the tail released to the kernel
- *   record/stage-*.c   the stages: -z compresses (a thread of its own),
- *                      the output stage places FINISHED_ROUND and
- *                      reserves each chunk's offset
- *   io/output.c, io/writer*.c   reserve, write, complete
+ *   record/record-thread.c  the step: a pass copies every ring and hands
+ *                           the chunks not kept on, then a reap
+ *   record/mmap.c           the copy: ready bytes into a data buffer, the
+ *                           tail released to the kernel
+ *   record/stage-output.c   FINISHED_ROUND behind a clean pass (asking
+ *                           record/rounds.c once a pass), then per chunk
+ *   io/output.c             the offset reserved, the span tracked
+ *   io/writer.c             the backend's submit (writer-sync/aio/uring.c)
+ *
+ * With -z the reader's path ends in record/stage-compress.c, which queues
+ * the chunk for its thread; that thread's path is stage-compress.c ->
+ * io/compress.c (zstd) -> stage-output.c -> io/output.c -> io/writer.c.
  *
  * A chunk is a piece of the record stream in a buffer that its producer
  * owns (a ring's data buffer, a compressed buffer of the -z stage). It is
