@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cli/builtin.h"
+#include "cli/options.h"
 #include "events/evlist-config.h"
 #include "events/perf-regs.h"
 #include "format/features.h"

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/options.h"
+#include "record-opts.h"
 #include "events/evlist-config.h"
 #include "events/evlist.h"
 #include "perf-file.h"

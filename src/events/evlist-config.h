@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 struct evlist;
-struct record_opts;	/* cli/options.h: what the command line asked for */
+struct record_opts;	/* record-opts.h: what the command line asked for */
 
 /*
  * Set every attr's sampling, tracking and id bits from the options

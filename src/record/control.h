@@ -22,7 +22,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "cli/options.h"
+#include "record-opts.h"
 
 enum control_cmd {
 	CONTROL_NONE,

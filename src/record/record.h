@@ -23,7 +23,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "cli/options.h"
+#include "record-opts.h"
 #include "events/evlist.h"
 #include "events/parse-events.h"
 #include "format/perf-data.h"

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cli/options.h"
+#include "record-opts.h"
 
 /* "2026120110271275": 14 digits of date and time, 2 of centiseconds. */
 #define SWITCH_TIMESTAMP_LEN 16

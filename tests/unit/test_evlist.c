@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "cli/options.h"
+#include "record-opts.h"
 #include "events/evlist-config.h"
 #include "events/evlist.h"
 #include "events/parse-events.h"
