@@ -287,7 +287,7 @@ static int record__loop(struct record *rec)
 			break;
 		/*
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
-		 * or when a signal says so, not on every pass of a busy loop.
+		 * or when a signal says so, not at every wakeup of the loop.
 		 */
 		tick = now - last_tick >= HEADER_SYNC_NS;
 		if (tick) {
