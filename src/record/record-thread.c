@@ -19,9 +19,10 @@
  * A ring that gained a quarter of its size between two passes fills
  * faster than a sleeping reader can be woken reliably: on a busy machine
  * the wakeup alone can take longer than the rest of the ring lasts. Then
- * a reader that is not SCHED_FIFO goes straight into the next pass
- * instead of sleeping (perf record's default loop always does); waking
- * earlier through a lower watermark lost more
+ * a reader that perfcap did not make SCHED_FIFO itself (t->fifo: at its
+ * nice value, or under -r, whose policy it inherits) goes straight into
+ * the next pass instead of sleeping (perf record's default loop always
+ * does); waking earlier through a lower watermark lost more
  * (bench/results/2026-11-30-wakeup-watermark/).
  */
 #define FAST_RING_DIV 4
