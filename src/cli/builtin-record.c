@@ -100,18 +100,16 @@ static int setup_events(struct record *rec)
 }
 
 /*
- * The signals that end the recording (SIGINT, SIGTERM) and SIGCHLD run a
- * handler that notes them and writes to an eventfd in the poll set: one
- * that comes between the checks and the sleep makes poll() return at
- * once, and one that comes while the loop never sleeps (rings always
- * ready) is seen at the next pass.
+ * The signals that end the recording (SIGINT, SIGTERM), SIGCHLD, SIGUSR2
+ * and SIGXCPU run a handler that notes them and writes to the eventfd the
+ * loop sleeps on: one that comes between the checks and the sleep makes
+ * poll() return at once.
  *
  * Not a signalfd: the kernel wakes every signalfd reader of the process
- * on any signal, blocked or not, and the aio writer takes one real-time
- * signal per finished write. A loop asleep on a signalfd for SIGINT woke
- * (and went back to sleep) at each of them: in a 2.6 s tracepoint flood
- * with --aio, 15.2k voluntary context switches in the loop against 7.9k
- * without.
+ * on any signal, blocked or not, and an aio writer may take a real-time
+ * signal per finished write (io/writer-aio.c), so a loop asleep on a
+ * signalfd would wake at each of them
+ * (bench/results/2026-11-30-signalfd-eventfd/).
  */
 static volatile sig_atomic_t child_signal;
 static int wake_fd = -1;
@@ -290,7 +288,7 @@ static int record__loop(struct record *rec)
 			break;
 		/*
 		 * What costs a system call is done once per tick (HEADER_SYNC_NS)
-		 * or when a signal says so, not on every pass of a busy loop.
+		 * or when a signal says so, not at every wakeup of the loop.
 		 */
 		tick = now - last_tick >= HEADER_SYNC_NS;
 		if (tick) {
@@ -661,9 +659,10 @@ static int record__start(struct record *rec)
 		return err;
 	/*
 	 * The reader threads run, and are ready, before the first event is:
-	 * until the command has exec'd (workload__start waits for it, 6-7 ms
-	 * for sleep here) nothing else drains the rings, and with DWARF stacks
-	 * on 32 KiB rings the kernel dropped 20-60 samples a CPU in that gap.
+	 * this thread drains no ring and is busy until the command has exec'd
+	 * (workload__start waits for it), and readers started after the
+	 * events left the rings of a DWARF recording overflowing in that gap
+	 * (bench/results/2026-12-01-reader-fifo/, 2026-12-01-readers-first/).
 	 */
 	err = record_threads__start(&rec->readers);
 	if (err)
@@ -830,7 +829,7 @@ int cmd_record(int argc, char **argv)
 	/*
 	 * -z: a ring's buffer is busy while its stage compresses it; with a
 	 * second one the reader copies the ring meanwhile instead of waiting
-	 * for zstd (tracepoint flood, sync writer: 169 waits in 1 s with one).
+	 * for zstd (bench/results/2026-12-01-zstd/).
 	 */
 	if (o->comp_level && nr_bufs < 2)
 		nr_bufs = 2;

@@ -11,7 +11,7 @@
 #define SLICE_SLACK 16
 /*
  * Levels 20..22 ask for windows of up to 2^27 bytes; readers bound what
- * they allocate (ours at 2^24, reader.c). A frame is at most a ring's
+ * they allocate (ours at 2^24, read/records.c). A frame is at most a ring's
  * chunk, so a window above this gains nothing but memory.
  */
 #define WINDOW_LOG_MAX 24

@@ -3,39 +3,33 @@
  * The POSIX AIO backend (glibc): aio_write() hands each request to
  * glibc's helper thread for our file descriptor.
  *
- * Waiting without polling: every request asks for a real-time signal on
- * completion (SIGEV_SIGNAL) carrying the request's address. The signal
- * is blocked in every thread and read from a signalfd, so a completion
- * is one queued signal, read only when we must wait (back-pressure,
- * drain): completions never wake the record loop, which reaps them
- * without blocking after each pass. (Nothing else in the process may
- * sleep on a signalfd: the kernel wakes every signalfd reader of the
- * process for each signal. The loop hears of SIGINT through an eventfd
- * for that reason; see builtin-record.c.) perf record --aio instead loops on
- * aio_suspend() with a 1 ms timeout, and pays for it in context switches.
- *
- * Measured against SIGEV_NONE + aio_suspend() without a timeout: that
- * had 6-13x more involuntary context switches on a saturated machine
- * (bench/results/2026-11-30-aio-sigev-signal/). Again with rings put off
- * instead of waited for (same folder): SIGEV_NONE saved
- * a quarter of the voluntary switches in the tracepoint flood, but
- * multiplied the involuntary ones by 12 in dwarf-small, where the helper
- * thread, woken on the loop's CPU, preempts the loop. That saving likely
- * came from the loop's own signalfd, which woke at every completion
- * signal until the loop moved to an eventfd (bench/results/
- * 2026-11-30-signalfd-eventfd/).
+ * Waiting without polling, in the one writer that may (below): every
+ * request asks for a real-time signal on completion (SIGEV_SIGNAL)
+ * carrying the request's address. The signal is blocked in every thread
+ * and read from a signalfd, so a completion is one queued signal, read
+ * only when the writer must wait (back-pressure, drain) or reaps:
+ * completions never wake the thread that submits, and glibc's helper
+ * does not preempt it as it does a thread waiting in aio_suspend()
+ * (bench/results/2026-11-30-aio-sigev-signal/). (Nothing else in the
+ * process may sleep on a signalfd: the kernel wakes every signalfd reader
+ * of the process for each signal. The record loop hears of SIGINT through
+ * an eventfd for that reason; see cli/builtin-record.c.) perf record
+ * --aio instead loops on aio_suspend() with a 1 ms timeout, and pays for
+ * it in context switches.
  *
  * Real-time signals queue, they do not merge; but if the queue limit
  * (RLIMIT_SIGPENDING) were ever hit a notification could be dropped,
  * so a wait that sees nothing for AIO_RESCAN_MS scans every request.
  *
- * Reader threads (--threads) each have a writer, with a file descriptor
- * of their own (glibc runs one descriptor's requests one after another).
- * A signal is the process's: whichever signalfd reads it takes it, so
- * only one writer at a time may ask for signals. The others ask for no
+ * Every reader has a writer of its own, with a file descriptor of its
+ * own (glibc runs one descriptor's requests one after another). A signal
+ * is the process's: whichever signalfd reads it takes it, so only one
+ * writer at a time may ask for signals: the first set up, in perfcap
+ * record the record loop's own (the file's start, the synthesized
+ * records). The others, the readers' (their output stages'), ask for no
  * notification (SIGEV_NONE), as perf record --aio does: reaping reads
  * each request's state (aio_error() is a load, no system call) and a
- * wait is aio_suspend() on their own requests.
+ * wait is aio_suspend() on their own requests, AIO_RESCAN_MS at a time.
  */
 #include <errno.h>
 #include <poll.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The writer interface: how bytes whose file offset is already decided
- * reach the disk. The record loop only ever calls writer__submit() and
- * writer__reap(); it never asks which backend it has (DESIGN.md, 4).
+ * reach the disk. Its users (each reader's output stage, the output's own
+ * writes for the record loop) only ever call writer__submit() and
+ * writer__reap(); none asks which backend it has (DESIGN.md, 4).
  *
  * Ownership of a write_req: the submitter fills it and owns it until
  * writer__submit() returns 0; from then on the writer owns it (and the

@@ -11,8 +11,8 @@
  * A helper thread sleeps in poll() on CTL and queues each complete line,
  * then wakes the record loop through its eventfd: neither the record
  * loop's poll set nor the reader threads' need to know of CTL, and the
- * loop looks at the queue with one atomic load per pass. The loop
- * carries the commands out (control__next) and acknowledges them
+ * loop looks at the queue with one atomic load each time it wakes. The
+ * loop carries the commands out (control__next) and acknowledges them
  * (control__ack) in its own thread.
  */
 #ifndef PERFCAP_CONTROL_H

@@ -30,11 +30,11 @@
  * Every stage has the same small interface (struct stage_ops, in the
  * spirit of the writer's): submit chunks and the end of a pass, reap
  * what is done. The pass ends "clean" when everything the reader ever
- * copied is handed over (no chunk kept, no ring put off: pass.c); only
- * the output stage, where offsets are reserved, decides from that where
- * FINISHED_ROUND goes (rounds.h). A new concern is a new stage, built in
- * pipeline__init(), the one place that knows which stages a recording
- * has; the rings and the reader do not change.
+ * copied is handed over (no chunk kept, no ring put off: struct pass,
+ * record-thread.h); only the output stage, where offsets are reserved,
+ * decides from that where FINISHED_ROUND goes (rounds.h). A new concern
+ * is a new stage, built in pipeline__init(), the one place that knows
+ * which stages a recording has; the rings and the reader do not change.
  */
 #ifndef PERFCAP_RECORD_PIPELINE_H
 #define PERFCAP_RECORD_PIPELINE_H

@@ -15,23 +15,18 @@
 #include "record/record.h"
 
 /*
- * The readers (the reader threads, or the loop where it is the only
- * reader) run SCHED_FIFO at priority 1 (the lowest real-time
+ * The reader threads run SCHED_FIFO at priority 1 (the lowest real-time
  * priority: above every normal task, below any real-time task of the
- * system), pinned to their rings' CPUs. A ring's watermark then gets its
- * reader on that CPU at once, where at nice -5 it waited for the
- * workload's slice: with DWARF stacks on 32 KiB rings (a ring lasts
- * 0.8 ms) the readers at nice -5 lost 0.84% and perf -r 1 0.07%; at
- * SCHED_FIFO 1 they lost 0.04%, less than perf -r 1 in 6 of 7 reps, at
- * 0.32x its CPU (bench/results/2026-12-01-readers-first); and once the
- * events waited for the readers to be ready (record_threads__start),
- * 0.01% against 0.02%, 7 of 9 (2026-12-01-ready-wait). A reader only
- * runs when its ring reaches the watermark, copies, writes and sleeps;
- * under SCHED_FIFO it never spins (record-thread.c). What bounds it
- * beyond that: RLIMIT_RTTIME. A reader that runs READER_RTTIME_US of CPU
- * without sleeping (it could, draining many busy CPUs' rings) brings
- * SIGXCPU, and every reader goes back to its nice value for the rest of
- * the recording, with one message.
+ * system), pinned to their rings' CPUs: a ring's watermark then gets its
+ * reader on that CPU at once, not after the workload's time slice, which
+ * can outlast a small ring of DWARF stacks
+ * (bench/results/2026-12-01-readers-first/, 2026-12-01-ready-wait/).
+ * A reader only runs when its ring reaches the watermark, copies, writes
+ * and sleeps; under SCHED_FIFO it never spins (record-thread.c). What
+ * bounds it beyond that: RLIMIT_RTTIME. A reader that runs READER_RTTIME_US
+ * of CPU without sleeping (it could, draining many busy CPUs' rings)
+ * brings SIGXCPU, and every reader goes back to its nice value for the
+ * rest of the recording, with one message.
  */
 #define READER_FIFO_PRIO 1
 #define READER_RTTIME_US 200000
@@ -40,7 +35,8 @@
 /*
  * Who drains which ring: a reader thread per group of the layout, over
  * the rings of its CPUs (--threads, or perfcap's choice,
- * thread_spec__auto), or the record loop alone.
+ * thread_spec__auto), or, for per-thread rings (no CPU), one reader
+ * thread for them all, wherever it runs. The record loop reads none.
  */
 int record__setup_readers(struct record *rec, int wake_fd)
 {
@@ -137,23 +133,17 @@ static int setup_realtime(int prio)
 }
 
 /*
- * The recorder's threads (the loop, and the writer's helper threads, which
- * inherit it) run RECORDER_NICE_BOOST nice levels above the nice value
- * perfcap was started with: about 3x the scheduler weight of the workload
- * at equal nice. They run in short bursts (a pass, a write) and little of
- * the time, about 1 s of CPU in a 2.6 s tracepoint flood on 2 CPUs. The
- * weight decides how soon they get a CPU when a ring's watermark or a
- * write needs them, so the rings wait less.
- *
- * Measured on 2 saturated CPUs, in interleaved runs of 21 reps against the
- * 0.1 ms scheduler slice this replaced (bench/results/
- * 2026-11-30-nice5-priority/). In the tracepoint flood, --aio lost less in
- * 51 of 63 rep pairs, and less than perf record --aio in 45 of 63, at
- * 0.87-1.02x perf's context switches. In dwarf-small (9 reps), --aio lost
- * 7.77% against 16.21% and perf's 25.77%, and the default writer 2.69%
- * against 12.66% and perf's 13.29%. The workload was slowed about 3% more.
- * Only the loop and the helper together did it: the loop alone at the
- * higher priority lost as much as before (11 of 21).
+ * The recorder's threads (the record loop and the threads started after
+ * it: the readers, the -z stages, the writers' helper threads, the
+ * control thread) run RECORDER_NICE_BOOST nice levels above the nice
+ * value perfcap was started with: about 3x the scheduler weight of the
+ * workload at equal nice. They run in short bursts (a pass, a write) and
+ * little of the time, and the sooner they get a CPU when a ring's
+ * watermark or a write needs them, the less the rings wait; it takes the
+ * writers' helpers as well as the thread that waits for them
+ * (bench/results/2026-11-30-nice5-priority/). SCHED_FIFO readers do not
+ * use it; it is what they run at where SCHED_FIFO is refused or not asked
+ * for (--reader-sched=nice).
  *
  * Set after the workload is forked (it keeps the nice value it was started
  * with) and before the writer starts its threads. Lowering the nice value

@@ -14,12 +14,12 @@
 #include "record/record.h"
 
 /*
- * -D, --control, --max-size and --switch-output act between two passes
- * of the record loop (record_control__tick). With reader threads the
- * loop sleeps on its eventfd only: it wakes for a control line (the
- * control thread pokes it), a signal, or the nearest due time below.
+ * -D, --control, --max-size and --switch-output act between two sleeps
+ * of the record loop (record_control__tick). The loop sleeps on its
+ * eventfd only: it wakes for a control line (the control thread pokes
+ * it), a signal, a reader, or the nearest due time below.
  */
-#define LIMIT_POLL_MS 10	/* with reader threads and a size to watch */
+#define LIMIT_POLL_MS 10	/* with a size to watch (--max-size, --switch-output=SIZE) */
 
 bool record__delayed(const struct record *rec)
 {
@@ -183,14 +183,14 @@ static bool max_size_reached(struct record *rec)
 /*
  * --switch-output: finish this file and go on in a new one, as perf's
  * record__switch_output does. The readers stop at a clean point (the
- * threads joined; the single loop is between passes), one last pass
- * takes what the rings hold now into this file, and every write is
- * waited for; the events stay on, so what they record from here on is
- * in the rings for the new file: nothing is lost or written twice. The
- * file gets its features and final header and is renamed PATH.<time>;
- * a new PATH gets a header, the attrs and the tasks and maps as they are
- * now; the readers' writers are pointed at it (their dup'ed fd numbers
- * now name the new file) and the readers start again.
+ * reader threads joined), one last pass takes what the rings hold now
+ * into this file, and every write is waited for; the events stay on, so
+ * what they record from here on is in the rings for the new file:
+ * nothing is lost or written twice. The file gets its features and final
+ * header and is renamed PATH.<time>; a new PATH gets a header, the attrs
+ * and the tasks and maps as they are now; the readers' writers are
+ * pointed at it (their dup'ed fd numbers now name the new file) and the
+ * readers start again.
  */
 static int record__switch_output(struct record *rec)
 {

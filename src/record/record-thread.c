@@ -19,12 +19,11 @@
  * A ring that gained a quarter of its size between two passes fills
  * faster than a sleeping reader can be woken reliably: on a busy machine
  * the wakeup alone can take longer than the rest of the ring lasts. Then
- * the reader goes straight into the next pass instead of sleeping (perf
- * record's default loop always does). On the dwarf-small bench scenario
- * (32 KiB rings, 2 saturated CPUs), single runs before and after this
- * rule: --aio lost 26.4% -> 14.9%, sync 7.8% -> 5.5%. Waking earlier
- * instead (wakeup_watermark at 1/8 or 1/4 of the ring, no spinning) was
- * worse, 3 runs each: sync 25% and 13%, aio 36% and 30%.
+ * a reader that perfcap did not make SCHED_FIFO itself (t->fifo: at its
+ * nice value, or under -r, whose policy it inherits) goes straight into
+ * the next pass instead of sleeping (perf record's default loop always
+ * does); waking earlier through a lower watermark lost more
+ * (bench/results/2026-11-30-wakeup-watermark/).
  */
 #define FAST_RING_DIV 4
 #define THREAD_POLL_MS 100
@@ -491,10 +490,9 @@ int record_threads__start(struct record_threads *rt)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/*
 	 * The events go on only when every reader is on its CPU, at its
-	 * priority, and past its first step. Started and enabled at once, the
-	 * readers were still migrating and faulting in their buffers when the
-	 * first samples came: their first pass took 0.3-1.6 ms and found a
-	 * full ring, and dwarf-small lost 14-74 samples a CPU right there.
+	 * priority, and past its first step: a reader still migrating or
+	 * faulting in its buffers when the first samples come finds its
+	 * first ring already full (bench/results/2026-12-01-ready-wait/).
 	 */
 	for (int waited_us = 0; !err && waited_us < READY_WAIT_US; waited_us += 50) {
 		if (atomic_load_explicit(&rt->ready, memory_order_acquire) == rt->nr ||

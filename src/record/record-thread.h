@@ -132,10 +132,10 @@ struct record_threads {
 /*
  * How long a round may stay open: after that no ring is put off and no
  * chunk kept until one closes, and a reader that keeps a chunk sleeps no
- * longer than that. perf record --aio=4's rounds came at most 23-37 ms
- * apart in the tracepoint flood; hotspot's parser reorders tracepoint
- * events in a bounded buffer, so rounds far apart (up to 200 ms with 100
- * here) let a chunk kept back arrive behind what it already flushed.
+ * longer than that. hotspot's parser reorders tracepoint events in a
+ * bounded buffer, so rounds must come about as close together as perf
+ * record's own, or a chunk kept back arrives behind what the parser
+ * already flushed (bench/results/2026-12-01-rounds25-status/).
  */
 #define ROUND_MAX_NS (25 * 1000000ULL)
 /*

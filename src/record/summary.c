@@ -61,8 +61,8 @@ int record__emit_lost_samples(struct record *rec)
 
 /*
  * Where the context switches are: the record loop (this thread) against
- * the whole process (a writer's helper threads too). The benchmark counts
- * the process.
+ * the rest of the process (the readers, the -z stages, the writers'
+ * helper threads). The benchmark counts the process.
  */
 static void print_switches(void)
 {
@@ -136,7 +136,7 @@ void record__print_summary(struct record *rec, int err)
 			(unsigned long long)record_threads__total(rt, spins),
 			(unsigned long long)record_threads__total(rt, round_wakes));
 		/*
-		 * How full the rings were when the loop came to them: a ring
+		 * How full the rings were when a reader came to them: a ring
 		 * found at 5/8 or more had little room left before it lost
 		 * events (bench/results/2026-11-30-lost-records/,
 		 * -overflow-causes/).

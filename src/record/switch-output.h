@@ -10,8 +10,8 @@
  * With --switch-max-files N only the newest N files are kept.
  *
  * This object decides when (the trigger) and what the files are called;
- * record__switch_output() in builtin-record.c brings the readers to a
- * clean point and swaps the file.
+ * record__switch_output() in record/record-control.c brings the readers
+ * to a clean point and swaps the file.
  */
 #ifndef PERFCAP_SWITCH_OUTPUT_H
 #define PERFCAP_SWITCH_OUTPUT_H

@@ -21,9 +21,10 @@ static int synth_emit(struct synth *s, const void *data, size_t len)
 }
 
 /*
- * The kernel's map and the modules'. Read once (/proc/kallsyms alone
- * took 180 ms on a loaded machine, while a --switch-output switch holds
- * the readers back): a new file gets the same records again.
+ * The kernel's map and the modules'. Read once, because reading
+ * /proc/kallsyms is slow and a --switch-output switch holds the readers
+ * back while it runs (the time is in bench/results/2026-12-01-ready-wait/):
+ * a new file gets the same records again.
  */
 static int synthesize_kernel(struct record *rec, struct synth *sy, bool again)
 {

@@ -278,8 +278,10 @@ int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const 
 
 	memset(ts, 0, sizeof(*ts));
 	/*
-	 * One recorded CPU gets a reader thread too: the loop blocks while the
-	 * command execs (6-7 ms), and a ring of DWARF stacks overflows in one.
+	 * No group for rings without a CPU, nor for several CPUs that one
+	 * reader takes whole (a cpus_per_reader of tests): the caller gives
+	 * them one reader. One recorded CPU is laid out like any other, a
+	 * reader pinned to it, since no other thread drains a ring.
 	 */
 	if (cpus->nr < 1 || cpus->cpu[0] < 0 || (cpus->nr > 1 && cpus->nr <= cpus_per_reader)) {
 		snprintf(why, whylen, "the record loop reads all %d rings (up to %d CPUs per "

@@ -45,24 +45,23 @@ void thread_spec__exit(struct thread_spec *ts);
  * Without --threads perfcap chooses: a reader thread per group of at most
  * THREAD_SPEC_CPUS_PER_READER recorded CPUs, whole cores (SMT siblings
  * together, even past the number) within a package, each running on its
- * group's CPUs, a single recorded CPU included. The record loop alone
- * reads the rings of per-thread events (no CPU), or of several CPUs when
- * one reader is to take them all (PERFCAP_CPUS_PER_READER, for tests).
+ * group's CPUs, a single recorded CPU included. The rings of per-thread
+ * events (no CPU) are in no group: the caller gives them one reader
+ * thread of their own (reader-sched.c).
  *
- * One core per reader. On the 2-CPU VM, interleaved, 5 reps each
- * (bench/results/2026-12-01-threads-vs-perf/, -reader-sched/): with a
- * reader per CPU, dwarf-small lost 1.38% and 2.29% where the record loop
- * alone lost 13.11% and 12.51%, at 0.6 s of recorder CPU against 1.0 s;
- * the tracepoint flood 0.00% against 0.31% and 0.43%. What one reader can
- * move is not what limits it (bench/drain.c: 8 rings at 43 MB/s each kept
- * up with, 16 not); being woken on the CPU whose ring filled, and copying
- * that ring from a warm cache, is.
+ * One core per reader: a reader woken on the CPU whose ring filled copies
+ * that ring from a warm cache, and that, not how much one reader can
+ * move, is what keeps the rings from overflowing
+ * (bench/results/2026-12-01-threads-vs-perf/; bench/drain.c in
+ * 2026-12-01-drain/).
  */
 #define THREAD_SPEC_CPUS_PER_READER 1
 
 /*
- * The layout perfcap picks for cpus (see above): 0 with ts->nr = 0 for the
- * record loop alone, else the reader threads in ts. why gets one line.
+ * The layout perfcap picks for cpus (see above): 0 with ts->nr = 0 where
+ * no group applies (rings without a CPU, or several CPUs within one
+ * cpus_per_reader: the caller's one reader), else the reader threads in
+ * ts. why gets one line.
  */
 int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const char *sysfs,
 		      int cpus_per_reader, char *why, size_t whylen);
