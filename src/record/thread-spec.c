@@ -284,7 +284,7 @@ int thread_spec__auto(struct thread_spec *ts, const struct cpu_map *cpus, const 
 	 * reader pinned to it, since no other thread drains a ring.
 	 */
 	if (cpus->nr < 1 || cpus->cpu[0] < 0 || (cpus->nr > 1 && cpus->nr <= cpus_per_reader)) {
-		snprintf(why, whylen, "the record loop reads all %d rings (up to %d CPUs per "
+		snprintf(why, whylen, "one reader for all %d rings (up to %d CPUs per "
 			 "reader)", cpus->nr, cpus_per_reader);
 		return 0;
 	}

@@ -177,7 +177,7 @@ static void test_auto(void **state)
 		if (strcmp(show(&ts), rows[i].want))
 			fail_msg("auto over %s, %d per reader: got %s, want %s (%s)", rows[i].cpus,
 				 rows[i].per, show(&ts), rows[i].want, why);
-		assert_non_null(strstr(why, ts.nr ? "reader threads" : "the record loop"));
+		assert_non_null(strstr(why, ts.nr ? "reader threads" : "one reader for all"));
 		thread_spec__exit(&ts);
 		cpu_map__delete(c);
 	}
