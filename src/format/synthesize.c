@@ -769,6 +769,12 @@ static int synth_thread(struct synth *s, union rec_buf *rb, pid_t tgid,
 	return err;
 }
 
+/* A task that exited while /proc was read: nothing to say about it, not an error. */
+static int gone_is_fine(int err)
+{
+	return err == -ESRCH ? 0 : err;
+}
+
 static int synth_process(struct synth *s, union rec_buf *rb,
 			 const struct proc_status *st, pid_t only_tid)
 {
@@ -789,10 +795,8 @@ static int synth_process(struct synth *s, union rec_buf *rb,
 	}
 	if (only_tid == tgid)
 		return 0;
-	if (only_tid > 0) {
-		err = synth_thread(s, rb, tgid, only_tid, st->ppid);
-		return err == -ESRCH ? 0 : err;
-	}
+	if (only_tid > 0)
+		return gone_is_fine(synth_thread(s, rb, tgid, only_tid, st->ppid));
 	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
 	d = opendir(path);
 	if (!d)
@@ -803,9 +807,7 @@ static int synth_process(struct synth *s, union rec_buf *rb,
 
 		if (*end || tid <= 0 || tid == tgid)
 			continue;
-		err = synth_thread(s, rb, tgid, tid, st->ppid);
-		if (err == -ESRCH)
-			err = 0;
+		err = gone_is_fine(synth_thread(s, rb, tgid, tid, st->ppid));
 		if (err)
 			break;
 	}
@@ -861,9 +863,7 @@ int synthesize__all(struct synth *s)
 			continue;
 		if (read_status(pid, &st))
 			continue; /* exited since readdir */
-		err = synth_process(s, &rb, &st, 0);
-		if (err == -ESRCH)
-			err = 0;
+		err = gone_is_fine(synth_process(s, &rb, &st, 0));
 		if (err)
 			break;
 	}
