@@ -195,7 +195,7 @@ both_record() { # perf record args (after -o)
 	[ "$ours" = "$theirs" ]
 	[[ $ours == "cpu-clock:uH|"* ]]
 	# perf says so only with -v
-	! grep -q 'fall back' "$BATS_TEST_TMPDIR/record.err"
+	refute grep -q 'fall back' "$BATS_TEST_TMPDIR/record.err"
 	"$P" record -v -o v.data -e cycles -- true 2>v.err
 	grep -q 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' v.err
 }
@@ -236,7 +236,7 @@ both_record() { # perf record args (after -o)
 	[ "$(cut -d'|' -f1-4 <<<"$ours")" = "$(cut -d'|' -f1-4 <<<"$theirs")" ]
 	[[ $(sed -n 2p <<<"$ours") == "task-clock:D|0x1|4000|"*pinned* ]]
 	perf_ok report --header-only -i pc.data
-	! grep -q '^# group:' "$PERF_OUT"
+	refute grep -q '^# group:' "$PERF_OUT"
 	stats=$(perf_stats pc.data)
 	[ "$(stat_of cpu-clock SAMPLE <<<"$stats")" -gt 100 ]
 	[ "$(stat_of task-clock:D SAMPLE <<<"$stats")" -gt 100 ]

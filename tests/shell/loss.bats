@@ -362,7 +362,7 @@ assert [p["head"][0] for p in f["panels"]] == ["A: a.data", "B: b.data"]'
 	script -q -e -c "'$P' record -e cpu-clock -a -o tty.data -- sleep 1.3" /dev/null >tty.out
 	grep -q $'\rperfcap [0-9.]* s  .* samples  lost ' tty.out
 	pc_record -e cpu-clock -a -o pipe.data -- sleep 1.3
-	! grep -q 'samples  lost ' "$BATS_TEST_TMPDIR/record.err"
+	refute grep -q 'samples  lost ' "$BATS_TEST_TMPDIR/record.err"
 	# Forced: one line per interval into a file.
 	"$P" record --status=0.5 -e cpu-clock -a -o forced.data -- sleep 1.3 2>forced.err
 	[ "$(grep -c '^perfcap [0-9.]* s  .* samples  lost ' forced.err)" -ge 2 ]
@@ -386,13 +386,16 @@ screenshot() { # FILE PNG
 	"$P" loss --svg "$BATS_TEST_DIRNAME/../fuzz/corpus/pc-lost.data" >lost.svg
 	read -r w h rate red < <(screenshot clean.html clean.png)
 	echo "clean.html: ${w}x$h, $rate rate pixels, $red red"
-	[ "$w" = 1200 ] && [ "$rate" -gt 300 ]
+	[ "$w" = 1200 ]
+	[ "$rate" -gt 300 ]
 	# the legend's two swatches, no shaded interval
 	[ "$red" -lt 600 ]
 	read -r w h rate red < <(screenshot lost.html lost.png)
 	echo "lost.html: ${w}x$h, $rate rate pixels, $red red"
-	[ "$rate" -gt 3000 ] && [ "$red" -gt 10000 ]
+	[ "$rate" -gt 3000 ]
+	[ "$red" -gt 10000 ]
 	read -r w h rate red < <(screenshot lost.svg lost-svg.png)
 	echo "lost.svg: ${w}x$h, $rate rate pixels, $red red"
-	[ "$rate" -gt 3000 ] && [ "$red" -gt 10000 ]
+	[ "$rate" -gt 3000 ]
+	[ "$red" -gt 10000 ]
 }

@@ -369,26 +369,26 @@ run_row() {
 	# The dummy tracks, the tracepoints do not.
 	perf_ok evlist -v -i b.data
 	grep '^dummy:HG: .*mmap: 1,.*comm: 1,.*task: 1,' "$PERF_OUT"
-	! grep '^sched:sched_switch: .*mmap: 1' "$PERF_OUT"
+	refute grep '^sched:sched_switch: .*mmap: 1' "$PERF_OUT"
 	# perf's own file may say it holds out-of-order events: not checked here.
 	perf report --stdio -i a.data >a.report 2>/dev/null
 	grep -E '^# Overhead +Command +Shared Object +Symbol' a.report
 	perf_ok report --stdio -i b.data
 	grep -E '^# Overhead +Command +Shared Object +Symbol' "$PERF_OUT"
-	! grep -q 'Trace output' "$PERF_OUT"
+	refute grep -q 'Trace output' "$PERF_OUT"
 	# Our reader and the loss report read the file with its three events.
 	run "$P" loss b.data
 	[ "$status" = 0 ]
 	[[ $output == *dummy:HG* ]]
 	perf_ok report --stats -i b.data
-	! grep -qi 'warning\|unknown' "$PERF_OUT"
+	refute grep -qi 'warning\|unknown' "$PERF_OUT"
 }
 
 @test "-D without -a: the dummy tracks from the exec, the events start after the delay" {
 	"$P" record -q -e cpu-clock -D 50 -o b.data -- "$W/parallel" -j 1 -t 0.3
 	perf_ok evlist -v -i b.data
 	grep '^dummy:HG: .*disabled: 1,.*enable_on_exec: 1,' "$PERF_OUT"
-	! grep '^cpu-clock: .*enable_on_exec' "$PERF_OUT"
+	refute grep '^cpu-clock: .*enable_on_exec' "$PERF_OUT"
 	perf_ok report --stdio -i b.data --sort comm
 	grep -q parallel "$PERF_OUT"
 }

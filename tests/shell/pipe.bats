@@ -67,7 +67,7 @@ summary_samples() {
 		perf script -i - -F comm,pid,event,ip,sym >script.out 2>script.err
 	set +o pipefail
 	[ -z "$(grep -vE "$PERF_HARMLESS" script.err)" ]
-	! grep -E "$PERF_WARNING_RE" script.out
+	refute grep -E "$PERF_WARNING_RE" script.out
 	n=$(wc -l <script.out)
 	named=$(grep -c '^ *parallel ' script.out)
 	echo "$n samples, $named of parallel"; head -3 script.out
@@ -118,7 +118,7 @@ summary_samples() {
 	# The command's own output still goes to the FIFO, the recording to the file.
 	"$P" record -o file.data -e cpu-clock -- "$W/parallel" -t 0.2 2>record.err | cat >fifo2.out
 	grep -q '^parallel: ' fifo2.out
-	! grep -q PERFILE2 fifo2.out
+	refute grep -q PERFILE2 fifo2.out
 	[ "$(head -c 16 file.data | od -An -tx8 | tr -s ' ')" = " 32454c4946524550 0000000000000068" ]
 	[ "$(perf_samples file.data)" -gt 100 ]
 }
@@ -181,7 +181,7 @@ broken_pipe() { # DESCRIPTION COMMAND-ARGS...
 	[ "$rc" = 1 ]
 	grep -q 'writing to the pipe failed: Broken pipe (its reader exited)' record.err
 	[ $(((end - start) / 1000000)) -lt 6000 ]
-	! pgrep -f "$MARK" >/dev/null
+	refute pgrep -f "$MARK" >/dev/null
 }
 
 @test "a reader that exits (| head -c 100): status 1, a message, no workload left" {

@@ -219,15 +219,15 @@ reader_policies() { # PID
 		[ "$(wc -l <pol)" = "$(nproc)" ]
 		case $how in
 		default)
-			! grep -v 'SCHED_FIFO 1 $' pol
+			refute grep -v 'SCHED_FIFO 1 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO priority 1, RLIMIT_RTTIME 200 ms" rec.err
 			# The soft limit is the bound, in microseconds.
 			[ "$(awk '{ print $4 }' <<<"$limits")" = 200000 ] ;;
 		nice)
-			! grep -v 'SCHED_OTHER 0 $' pol
+			refute grep -v 'SCHED_OTHER 0 $' pol
 			grep -F "readers' scheduling: their nice value (--reader-sched=nice)" rec.err ;;
 		rt3)
-			! grep -v 'SCHED_FIFO 3 $' pol
+			refute grep -v 'SCHED_FIFO 3 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO as -r asks" rec.err ;;
 		esac
 		perf_reads_clean s.data
@@ -254,9 +254,9 @@ reader_policies() { # PID
 	reader_policies "$rec" >after
 	wait "$rec"
 	cat before after rec.err
-	! grep -v 'SCHED_FIFO 1 $' before
+	refute grep -v 'SCHED_FIFO 1 $' before
 	[ "$(wc -l <after)" = "$(nproc)" ]
-	! grep -v 'SCHED_OTHER 0 $' after
+	refute grep -v 'SCHED_OTHER 0 $' after
 	[ "$(grep -c 'RLIMIT_RTTIME' rec.err)" = 1 ]
 	grep -F 'the readers run at normal priority from now on' rec.err
 	perf_reads_clean x.data
