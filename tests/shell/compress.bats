@@ -102,8 +102,7 @@ compressed_reads() { # FILE [LEVEL]
 # in the same order, FINISHED_ROUND where it was, what perf report sorts.
 @test "-z: hotspot's parser finds no time-order violation" {
 	need_tracefs
-	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
-	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	need_hotspot_perfparser
 	/usr/bin/python3 -c 'import zstandard' 2>/dev/null ||
 		skip "python3-zstandard not installed (scripts/install-deps.sh)"
 	for mode in "" "--threads" "--aio=4" "--threads --aio=4"; do
@@ -113,7 +112,7 @@ compressed_reads() { # FILE [LEVEL]
 		/usr/bin/python3 "$BATS_TEST_DIRNAME/inflate.py" h.data plain.data
 		# The inflated file holds what perf report finds in the compressed one.
 		[ "$(perf_samples plain.data)" = "$(perf_samples h.data)" ]
-		"$pp" --print-stats --input plain.data 2>/dev/null | strings >stats
+		"$HOTSPOT_PP" --print-stats --input plain.data 2>/dev/null | strings >stats
 		echo "perfcap -z $mode: $(grep -E '^(samples|rounds|samples time violations):' stats | tr '\n' ' ')"
 		[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 10000 ]
 		[ "$(awk '/^rounds:/ { print $2 }' stats)" -ge 5 ]

@@ -210,11 +210,10 @@ broken_pipe() { # DESCRIPTION COMMAND-ARGS...
 }
 
 @test "hotspot's parser reads the stream on its stdin: every sample, in time order" {
-	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
-	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	need_hotspot_perfparser
 	set -o pipefail
 	"$P" record -o - -e cpu-clock -a -- "$W/parallel" -t 0.3 2>record.err |
-		"$pp" --print-stats 2>hs.err | strings >stats
+		"$HOTSPOT_PP" --print-stats 2>hs.err | strings >stats
 	set +o pipefail
 	grep -E '^(samples|rounds|samples time violations):' stats
 	[ "$(awk '/^samples:/ { print $2 }' stats)" = "$(summary_samples)" ]

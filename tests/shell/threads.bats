@@ -159,13 +159,12 @@ threaded_flood() { # writer options...
 
 @test "hotspot's parser reads threaded and --aio=4 floods with no time-order violation" {
 	need_tracefs
-	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
-	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	need_hotspot_perfparser
 	for mode in "--threads" "--threads --aio=4" "--aio=4" ""; do
 		# shellcheck disable=SC2086
 		pc_record $mode -m 64 -a -e sched:sched_switch,raw_syscalls:sys_enter \
 			-o h.data -- "$W/sysflood" -t 1
-		"$pp" --print-stats --input h.data 2>/dev/null | strings >stats
+		"$HOTSPOT_PP" --print-stats --input h.data 2>/dev/null | strings >stats
 		echo "perfcap $mode: $(grep -E '^(rounds|samples time violations|max time between rounds):' stats | tr '\n' ' ')"
 		[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 10000 ]
 		[ "$(awk '/^rounds:/ { print $2 }' stats)" -ge 5 ]
