@@ -449,13 +449,18 @@ counter() { # NAME: the number before NAME in $counters
 	echo "fill: $fill"
 	[ "$(wc -w <<<"$fill")" = 8 ]
 	[ "$(( $(tr ' ' '+' <<<"${fill# }") ))" = "$(( $(counter 'chunks copied') + $(counter 'rings put off') ))" ]
-	[ "$(counter 'rings put off')" -gt 0 ] || skip "no ring was put off on this machine: nothing checked"
+	# With one buffer a ring, a flood finds a ring whose buffer is still
+	# being written, and puts it off (61-190 times a recording here): a
+	# count of 0 is a broken count, not a machine that kept up.
+	[ "$(counter 'rings put off')" -gt 0 ]
 }
 
 @test "--aio=4 in a tracepoint flood: small chunks kept, every round in the file, no event out of order" {
 	need_tracefs
 	flood_rounds_ok --aio=4
-	[ "$(counter 'kept for more')" -gt 0 ] || skip "no chunk was kept on this machine: nothing checked"
+	# With 4 buffers a ring, a chunk that does not fill its buffer waits
+	# for more (some 2800 of 5500 chunks a recording here).
+	[ "$(counter 'kept for more')" -gt 0 ]
 }
 
 # ---- against perf record ---------------------------------------------------------
