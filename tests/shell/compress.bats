@@ -126,7 +126,7 @@ compressed_reads() { # FILE [LEVEL]
 		# shellcheck disable=SC2086
 		"$P" record -q -z $mode -a -g -o s.data -- "$W/parallel" -j 2 -t 5 &
 		rec=$!
-		sleep 1
+		wait_for holds_samples s.data 100
 		kill -INT "$rec"
 		rc=0; wait "$rec" || rc=$?
 		echo "SIGINT, -z $mode: exit $rc"
@@ -144,9 +144,12 @@ compressed_reads() { # FILE [LEVEL]
 @test "-z: SIGKILL keeps what was written; perfcap's reader reads it" {
 	"$P" record -q -z -a -g -o k.data -- "$W/parallel" -j 2 -t 3 &
 	rec=$!
-	sleep 1.5
+	wait_for holds_samples k.data 100
 	kill -KILL "$rec"
-	wait "$rec" || true
+	# Killed, not ended before the signal.
+	rc=0
+	wait "$rec" || rc=$?
+	[ "$rc" = 137 ]
 	"$P" dump --stats k.data >stats
 	n=$(stats_norm <stats | stat_of Aggregated SAMPLE)
 	echo "$n samples, $(stats_norm <stats | stat_of Aggregated COMPRESSED) COMPRESSED records"

@@ -105,7 +105,7 @@ fails() {
 	rm -f o.data
 	"$P" record -q -o o.data -e cpu-clock &
 	pid=$!
-	sleep 1
+	wait_for holds_samples o.data 1000
 	kill -INT $pid
 	rc=0; wait $pid || rc=$?
 	pids=$(perf script -i o.data -F pid 2>/dev/null | sort -u | wc -l)

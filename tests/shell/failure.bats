@@ -90,7 +90,7 @@ short_writes() { # backend
 	# DWARF stacks make ~30 MB/s: writes are always in flight.
 	"$P" record -q --aio=4 -a --call-graph dwarf,4096 -o f.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1
+	wait_for holds_samples f.data 1000
 	kill -INT "$rec"
 	rc=0
 	wait "$rec" || rc=$?

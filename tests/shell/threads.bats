@@ -98,10 +98,11 @@ threaded_flood() { # writer options...
 	pc_record -v --threads=package -a -e cpu-clock -o p.data -- sleep 0.2
 	grep -E 'reader threads \(--threads=package\)' "$BATS_TEST_TMPDIR/record.err"
 	perf_reads_clean p.data
-	# The reader threads' affinity, read while they run.
+	# The reader threads' affinity, read while they run: settled once the
+	# command runs.
 	"$P" record -q --threads=0/1:1/0 -a -e cpu-clock -o a.data -- sleep 2 &
 	rec=$!
-	sleep 0.7
+	wait_for child_runs "$rec" sleep
 	for task in /proc/$rec/task/*; do
 		echo "$(cat "$task/comm") $(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")"
 	done >tasks
@@ -122,9 +123,12 @@ threaded_flood() { # writer options...
 @test "--threads, SIGKILL mid-recording: the header follows the durable prefix, perf reads the file" {
 	"$P" record -q --threads --aio=4 -a --call-graph dwarf,4096 -o k.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1.5
+	wait_for perf_sees k.data 100
 	kill -KILL "$rec"
-	wait "$rec" || true
+	# Killed, not ended before the signal.
+	rc=0
+	wait "$rec" || rc=$?
+	[ "$rc" = 137 ]
 	perf_ok report --header-only -i k.data
 	off=$(sed -n 's/^# data offset *: //p' "$PERF_OUT")
 	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
@@ -138,7 +142,7 @@ threaded_flood() { # writer options...
 @test "--threads, SIGINT: exit 0, a complete file" {
 	"$P" record -q --threads --aio=4 -a --call-graph dwarf,4096 -o i.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1
+	wait_for holds_samples i.data 1000
 	kill -INT "$rec"
 	rc=0
 	wait "$rec" || rc=$?
@@ -210,7 +214,8 @@ reader_policies() { # PID
 		esac
 		"$P" record -v "${opts[@]}" -a -e cpu-clock -o s.data -- sleep 1.2 2>rec.err &
 		rec=$!
-		sleep 0.6
+		# The command runs once every reader is settled (record__start).
+		wait_for child_runs "$rec" sleep
 		reader_policies "$rec" >pol
 		limits=$(grep 'Max realtime timeout' "/proc/$rec/limits")
 		wait "$rec"
@@ -242,14 +247,14 @@ reader_policies() { # PID
 	command -v chrt >/dev/null || skip "chrt is not installed"
 	"$P" record -a -e cpu-clock -o x.data -- sleep 1.5 2>rec.err &
 	rec=$!
-	sleep 0.5
+	wait_for child_runs "$rec" sleep
 	reader_policies "$rec" >before
 	# What the kernel sends when a SCHED_FIFO thread overruns the soft limit;
 	# twice, as it sends it again each second while the overrun goes on.
+	# The message comes after the readers were demoted.
 	kill -XCPU "$rec"
-	sleep 0.2
+	wait_for grep -q 'the readers run at normal priority from now on' rec.err
 	kill -XCPU "$rec"
-	sleep 0.2
 	reader_policies "$rec" >after
 	wait "$rec"
 	cat before after rec.err
@@ -272,7 +277,7 @@ reader_policies() { # PID
 	# The loop alone (every CPU to one reader): the loop takes the readers' scheduling.
 	PERFCAP_CPUS_PER_READER=$(nproc) "$P" record -v -a -e cpu-clock -o l.data -- sleep 1 2>rec.err &
 	rec=$!
-	sleep 0.5
+	wait_for child_runs "$rec" sleep
 	pol=$(chrt -p "$rec" | sed -n 's/.*policy: //p; s/.*priority: //p' | tr '\n' ' ')
 	wait "$rec"
 	echo "loop: $pol"
