@@ -72,9 +72,10 @@ compressed_reads() { # FILE [LEVEL]
 	done
 }
 
-@test "-z with the record loop as the only reader" {
-	PERFCAP_CPUS_PER_READER=$(nproc) pc_record -z -v -a -g -o l.data -- "$W/parallel" -j 2 -t 0.3
-	grep -F "the record loop reads all" "$BATS_TEST_TMPDIR/record.err"
+@test "-z with one reader for every ring" {
+	spec=$(one_reader)
+	pc_record -z -v "$spec" -a -g -o l.data -- "$W/parallel" -j 2 -t 0.3
+	grep -F "[ perfcap record: 1 reader threads ($spec) ]" "$BATS_TEST_TMPDIR/record.err"
 	compressed_reads l.data
 	script_in_time_order l.data
 }

@@ -276,11 +276,10 @@ switch_signal_three() {
 	switch_signal_three --threads=cpu --aio
 }
 
-@test "--switch-output=signal: two SIGUSR2, three files, each complete (the single record loop)" {
-	# One reader for up to 64 CPUs: the record loop drains every ring itself.
-	export PERFCAP_CPUS_PER_READER=64
-	switch_signal_three -v
-	grep -q 'the record loop reads all' record.err
+@test "--switch-output=signal: two SIGUSR2, three files, each complete (one reader for every ring)" {
+	spec=$(one_reader)
+	switch_signal_three -v "$spec"
+	grep -qF "[ perfcap record: 1 reader threads ($spec) ]" record.err
 }
 
 @test "--switch-output=signal: perf 6.1 names and counts its files the same way" {
