@@ -103,7 +103,8 @@ fails() {
 @test "no target at all: the whole system until SIGINT, as perf record" {
 	need_root
 	rm -f o.data
-	"$P" record -q -o o.data -e cpu-clock &
+	# timeout forwards the SIGINT, and ends it should the test fail first.
+	timeout 60 "$P" record -q -o o.data -e cpu-clock &
 	pid=$!
 	wait_for holds_samples o.data 1000
 	kill -INT $pid

@@ -149,8 +149,10 @@ both_record() { # perf record args (after -o)
 	need_record
 	need_tracefs
 	# The same switches unfiltered, recorded around the filtered recording:
-	# where they hold switches from idle, the filter must keep some.
-	"$P" record -q -e sched:sched_switch -a -o all.data 2>all.err &
+	# where they hold switches from idle, the filter must keep some. (No
+	# command: it records until SIGINT; timeout forwards that, and ends it
+	# should the test fail first.)
+	timeout 60 "$P" record -q -e sched:sched_switch -a -o all.data 2>all.err &
 	all=$!
 	wait_for holds_samples all.data 0
 	pc_record -o pc.data -e sched:sched_switch --filter 'prev_pid == 0' -a -- "$W/parallel" -s -t 0.5

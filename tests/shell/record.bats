@@ -329,7 +329,8 @@ setup() {
 		[ "$(our_stats s.data)" = "$(perf_stats s.data)" ]
 		# Without a command, too.
 		rm -f s2.data
-		"$P" record -q -a -o s2.data &
+		# timeout forwards the signal, and ends it should the test fail first.
+		timeout 60 "$P" record -q -a -o s2.data &
 		rec=$!
 		wait_for holds_samples s2.data 100
 		kill -$sig "$rec"
