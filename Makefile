@@ -1,6 +1,6 @@
 # perfcap — hand-written Makefile.
 #   make              build ./perfcap
-#   make check        build, then run every test (unit + end-to-end)
+#   make check        build, lint the tests, then run every test (unit + end-to-end)
 #   make SANITIZE=address,undefined   sanitizer build
 #   make V=1          show commands
 #   make install      PREFIX=/usr/local DESTDIR= (staging); make uninstall
@@ -127,7 +127,11 @@ fuzz-if-possible:
 		$(MAKE) --no-print-directory fuzz; \
 	else echo "  SKIP    fuzz: $(FUZZ_CC) cannot build libFuzzer targets"; fi
 
-check: all unit fuzz-if-possible
+# The checks bats would never fail on are refused before any test runs.
+lint:
+	$(Q)tests/lint-bats.py
+
+check: all unit fuzz-if-possible lint
 	$(Q)OUT=$(OUT) BIN=./$(BIN) tests/run
 
 clean:
@@ -167,5 +171,5 @@ dist: | $(OUT)
 
 .PHONY: install uninstall dist FORCE
 
-.PHONY: all check clean unit fuzz fuzz-if-possible
+.PHONY: all check clean lint unit fuzz fuzz-if-possible
 -include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d $(OUT)/fuzz/obj/*/*.d)

@@ -72,9 +72,10 @@ compressed_reads() { # FILE [LEVEL]
 	done
 }
 
-@test "-z with the record loop as the only reader" {
-	PERFCAP_CPUS_PER_READER=$(nproc) pc_record -z -v -a -g -o l.data -- "$W/parallel" -j 2 -t 0.3
-	grep -F "the record loop reads all" "$BATS_TEST_TMPDIR/record.err"
+@test "-z with one reader for every ring" {
+	spec=$(one_reader)
+	pc_record -z -v "$spec" -a -g -o l.data -- "$W/parallel" -j 2 -t 0.3
+	grep -F "[ perfcap record: 1 reader threads ($spec) ]" "$BATS_TEST_TMPDIR/record.err"
 	compressed_reads l.data
 	script_in_time_order l.data
 }
@@ -102,8 +103,7 @@ compressed_reads() { # FILE [LEVEL]
 # in the same order, FINISHED_ROUND where it was, what perf report sorts.
 @test "-z: hotspot's parser finds no time-order violation" {
 	need_tracefs
-	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
-	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	need_hotspot_perfparser
 	/usr/bin/python3 -c 'import zstandard' 2>/dev/null ||
 		skip "python3-zstandard not installed (scripts/install-deps.sh)"
 	for mode in "" "--threads" "--aio=4" "--threads --aio=4"; do
@@ -113,7 +113,7 @@ compressed_reads() { # FILE [LEVEL]
 		/usr/bin/python3 "$BATS_TEST_DIRNAME/inflate.py" h.data plain.data
 		# The inflated file holds what perf report finds in the compressed one.
 		[ "$(perf_samples plain.data)" = "$(perf_samples h.data)" ]
-		"$pp" --print-stats --input plain.data 2>/dev/null | strings >stats
+		"$HOTSPOT_PP" --print-stats --input plain.data 2>/dev/null | strings >stats
 		echo "perfcap -z $mode: $(grep -E '^(samples|rounds|samples time violations):' stats | tr '\n' ' ')"
 		[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 10000 ]
 		[ "$(awk '/^rounds:/ { print $2 }' stats)" -ge 5 ]
@@ -127,7 +127,7 @@ compressed_reads() { # FILE [LEVEL]
 		# shellcheck disable=SC2086
 		"$P" record -q -z $mode -a -g -o s.data -- "$W/parallel" -j 2 -t 5 &
 		rec=$!
-		sleep 1
+		wait_for holds_samples s.data 100
 		kill -INT "$rec"
 		rc=0; wait "$rec" || rc=$?
 		echo "SIGINT, -z $mode: exit $rc"
@@ -145,9 +145,12 @@ compressed_reads() { # FILE [LEVEL]
 @test "-z: SIGKILL keeps what was written; perfcap's reader reads it" {
 	"$P" record -q -z -a -g -o k.data -- "$W/parallel" -j 2 -t 3 &
 	rec=$!
-	sleep 1.5
+	wait_for holds_samples k.data 100
 	kill -KILL "$rec"
-	wait "$rec" || true
+	# Killed, not ended before the signal.
+	rc=0
+	wait "$rec" || rc=$?
+	[ "$rc" = 137 ]
 	"$P" dump --stats k.data >stats
 	n=$(stats_norm <stats | stat_of Aggregated SAMPLE)
 	echo "$n samples, $(stats_norm <stats | stat_of Aggregated COMPRESSED) COMPRESSED records"

@@ -79,14 +79,12 @@ read_ack() {
 # Wait (up to 10 s) until the command perfcap PID started has exec'd
 # the workload: recording starts late on a loaded machine.
 wait_exec() { # PID
-	local i c
-	for ((i = 0; i < 200; i++)); do
-		for c in $(pgrep -P "$1"); do
-			[ "$(cat "/proc/$c/comm" 2>/dev/null)" = parallel ] && return 0
-		done
-		sleep 0.05
-	done
-	return 1
+	wait_for child_runs "$1" parallel
+}
+
+# The samples perfcap's reader finds in FILE so far (0 where it cannot read it).
+samples_in() { # FILE
+	"$P" dump --stats "$1" 2>/dev/null | stats_norm | stat_of Aggregated SAMPLE
 }
 
 # The control FIFOs, held open read-write here (fds 7 and 8) so that a
@@ -102,10 +100,11 @@ open_fifos() {
 		-- "$W/parallel" -t 20 2>record.err &
 	pid=$!
 	wait_exec "$pid"
+	# The delay under test: the first sample comes this late after the exec.
 	sleep 0.7
 	echo enable >&7
 	read_ack
-	sleep 0.5
+	wait_for holds_samples c.data 100
 	echo stop >&7
 	read_ack
 	wait "$pid"
@@ -125,13 +124,16 @@ open_fifos() {
 	"$P" record --control fifo:ctl,ack -e cpu-clock -o c.data \
 		-- "$W/parallel" -t 20 2>record.err &
 	pid=$!
-	sleep 0.5
+	wait_for holds_samples c.data 50
 	echo disable >&7
 	read_ack
+	# The gap under test.
 	sleep 0.7
 	echo enable >&7
 	read_ack
-	sleep 0.4
+	# Samples after the gap, in the file.
+	n=$(samples_in c.data)
+	wait_for holds_samples c.data $((n + 50))
 	echo snapshot >&7
 	read_ack
 	echo ping >&7
@@ -158,7 +160,7 @@ open_fifos() {
 	SECONDS=0
 	"$P" record --control fd:7,8 -e cpu-clock -o c.data -- "$W/parallel" -t 20 2>record.err &
 	pid=$!
-	sleep 0.6
+	wait_for holds_samples c.data 100
 	echo stop >&7
 	read_ack
 	wait_gone "$pid" 10
@@ -201,17 +203,27 @@ open_fifos() {
 
 # ---- --switch-output ------------------------------------------------------
 
+# dumped N: the recorder has dumped N files (sw.data.*), and the one it
+# writes now (sw.data) holds more than 50 samples.
+dumped() { # N
+	[ "$(compgen -G 'sw.data.*' | wc -l)" = "$1" ] || return 1
+	holds_samples sw.data 50
+}
+
 # switch_signal_three [perfcap options]: two SIGUSR2 give three files.
 switch_signal_three() {
+	local start took
+	start=${EPOCHREALTIME//[.,]/}
 	"$P" record "$@" -e cpu-clock --switch-output=signal -o sw.data \
 		-- "$W/parallel" -t 20 2>record.err &
 	pid=$!
-	sleep 0.6
+	wait_for dumped 0
 	kill -USR2 "$pid"
-	sleep 0.6
+	wait_for dumped 1
 	kill -USR2 "$pid"
-	sleep 0.6
+	wait_for dumped 2
 	kill -INT "$pid"
+	took=$(awk -v us="$(( ${EPOCHREALTIME//[.,]/} - start ))" 'BEGIN { printf "%.3f", us / 1e6 }')
 	rc=0
 	wait "$pid" || rc=$?
 	cat record.err
@@ -247,10 +259,10 @@ switch_signal_three() {
 	echo "sum over the files: $total; perfcap's summary: $said"
 	[ "$total" = "$said" ]
 	# And, very loosely (the machine is shared), to what one file of the
-	# same workload for as long holds.
+	# same workload for as long holds: the same time from start to SIGINT.
 	"$P" record "$@" -e cpu-clock -o one.data -- "$W/parallel" -t 20 2>one.err &
 	pid=$!
-	sleep 1.8
+	sleep "$took"
 	kill -INT "$pid"
 	wait "$pid"
 	within_factor "$total" "$(perf_samples one.data)" 3
@@ -264,11 +276,10 @@ switch_signal_three() {
 	switch_signal_three --threads=cpu --aio
 }
 
-@test "--switch-output=signal: two SIGUSR2, three files, each complete (the single record loop)" {
-	# One reader for up to 64 CPUs: the record loop drains every ring itself.
-	export PERFCAP_CPUS_PER_READER=64
-	switch_signal_three -v
-	grep -q 'the record loop reads all' record.err
+@test "--switch-output=signal: two SIGUSR2, three files, each complete (one reader for every ring)" {
+	spec=$(one_reader)
+	switch_signal_three -v "$spec"
+	grep -qF "[ perfcap record: 1 reader threads ($spec) ]" record.err
 }
 
 @test "--switch-output=signal: perf 6.1 names and counts its files the same way" {

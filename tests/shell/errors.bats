@@ -103,9 +103,10 @@ fails() {
 @test "no target at all: the whole system until SIGINT, as perf record" {
 	need_root
 	rm -f o.data
-	"$P" record -q -o o.data -e cpu-clock &
+	# timeout forwards the SIGINT, and ends it should the test fail first.
+	timeout 60 "$P" record -q -o o.data -e cpu-clock &
 	pid=$!
-	sleep 1
+	wait_for holds_samples o.data 1000
 	kill -INT $pid
 	rc=0; wait $pid || rc=$?
 	pids=$(perf script -i o.data -F pid 2>/dev/null | sort -u | wc -l)
@@ -369,6 +370,6 @@ reader_fails() {
 	[ "$status" = 1 ]
 	grep -q 'the name is too long' <<<"$output"
 	[ "$(cat "$f")" = earlier ]
-	! ls "$p" | grep -v '^f*$'
+	[ -z "$(ls "$p" | grep -v '^f*$')" ]
 	rm -rf "$BATS_TEST_TMPDIR/l"
 }

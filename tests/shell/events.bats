@@ -148,12 +148,25 @@ both_record() { # perf record args (after -o)
 @test "--filter 'prev_pid == 0' keeps only the matching sched_switch samples" {
 	need_record
 	need_tracefs
+	# The same switches unfiltered, recorded around the filtered recording:
+	# where they hold switches from idle, the filter must keep some. (No
+	# command: it records until SIGINT; timeout forwards that, and ends it
+	# should the test fail first.)
+	timeout 60 "$P" record -q -e sched:sched_switch -a -o all.data 2>all.err &
+	all=$!
+	wait_for holds_samples all.data 0
 	pc_record -o pc.data -e sched:sched_switch --filter 'prev_pid == 0' -a -- "$W/parallel" -s -t 0.5
+	kill -INT "$all"
+	wait "$all"
+	perf_ok script -i all.data
+	idle=$(grep 'sched:sched_switch' "$PERF_OUT" | grep -c 'prev_pid=0 ' || true)
 	perf_ok script -i pc.data
 	n=$(grep -c 'sched:sched_switch' "$PERF_OUT" || true)
 	bad=$(grep 'sched:sched_switch' "$PERF_OUT" | grep -vc 'prev_pid=0 ' || true)
+	echo "filtered: $n switches, $bad of them not from idle; unfiltered, around it: $idle from idle"
 	[ "$bad" = 0 ]
-	[ "$n" -gt 0 ] || skip "no CPU went idle during the recording (a busy machine): nothing to match"
+	[ "$idle" -gt 0 ] || skip "no CPU went idle during the recording (a busy machine): nothing to match"
+	[ "$n" -gt 0 ]
 }
 
 @test "--filter on a comm: only the workload's switches, where unfiltered there are others" {
@@ -195,7 +208,7 @@ both_record() { # perf record args (after -o)
 	[ "$ours" = "$theirs" ]
 	[[ $ours == "cpu-clock:uH|"* ]]
 	# perf says so only with -v
-	! grep -q 'fall back' "$BATS_TEST_TMPDIR/record.err"
+	refute grep -q 'fall back' "$BATS_TEST_TMPDIR/record.err"
 	"$P" record -v -o v.data -e cycles -- true 2>v.err
 	grep -q 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' v.err
 }
@@ -236,7 +249,7 @@ both_record() { # perf record args (after -o)
 	[ "$(cut -d'|' -f1-4 <<<"$ours")" = "$(cut -d'|' -f1-4 <<<"$theirs")" ]
 	[[ $(sed -n 2p <<<"$ours") == "task-clock:D|0x1|4000|"*pinned* ]]
 	perf_ok report --header-only -i pc.data
-	! grep -q '^# group:' "$PERF_OUT"
+	refute grep -q '^# group:' "$PERF_OUT"
 	stats=$(perf_stats pc.data)
 	[ "$(stat_of cpu-clock SAMPLE <<<"$stats")" -gt 100 ]
 	[ "$(stat_of task-clock:D SAMPLE <<<"$stats")" -gt 100 ]

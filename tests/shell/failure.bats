@@ -90,7 +90,7 @@ short_writes() { # backend
 	# DWARF stacks make ~30 MB/s: writes are always in flight.
 	"$P" record -q --aio=4 -a --call-graph dwarf,4096 -o f.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1
+	wait_for holds_samples f.data 1000
 	kill -INT "$rec"
 	rc=0
 	wait "$rec" || rc=$?
@@ -145,7 +145,7 @@ failed_feature_write() { # KIND MESSAGE
 	grep -qi 'without them' <<<"$output"
 	# The data stays good: the header lists no feature, perf reads every record.
 	perf_ok report --header-only -i f.data
-	! grep -qE '^# (hostname|cmdline) *:' "$PERF_OUT"
+	refute grep -qE '^# (hostname|cmdline) *:' "$PERF_OUT"
 	perf_ok report -i f.data --stdio
 	[ "$(our_stats f.data)" = "$(perf_stats f.data)" ]
 	[ "$(perf_stats f.data | stat_of Aggregated SAMPLE)" -gt 100 ]
@@ -180,7 +180,7 @@ failed_feature_write() { # KIND MESSAGE
 	record_with_fault submit:ebusy@8 --writer=uring
 	[ "$status" = 1 ]
 	[ "$(grep -ci 'device or resource busy' <<<"$output")" = 1 ]
-	! grep -qiE 'AddressSanitizer|runtime error' <<<"$output"
+	refute grep -qiE 'AddressSanitizer|runtime error' <<<"$output"
 	truncated_file_reads f.data
 }
 

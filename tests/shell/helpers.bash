@@ -47,6 +47,100 @@ need_python() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 }
 
+# hotspot's perf parser, in $HOTSPOT_PP, or a skip. Debian's hotspot
+# package installs it off PATH (/usr/lib/<multiarch>/libexec/).
+need_hotspot_perfparser() {
+	HOTSPOT_PP=$(command -v hotspot-perfparser ||
+		dpkg -L hotspot 2>/dev/null | grep -m1 '/hotspot-perfparser$' || true)
+	[ -n "$HOTSPOT_PP" ] && [ -x "$HOTSPOT_PP" ] ||
+		skip "hotspot-perfparser not installed (Debian package hotspot)"
+}
+
+# ---- checks that bats' set -e cannot pass over (tests/lint-bats.py) -------
+
+# refute CMD...: CMD must fail. A bare `! CMD` never fails a test but as
+# its last line: bash's errexit ignores a negated command.
+refute() {
+	if "$@"; then
+		echo "refute: this succeeded: $*" >&2
+		return 1
+	fi
+}
+
+# wait_for [-t SECONDS] CMD...: runs CMD every 0.05 s until it succeeds;
+# after SECONDS (default 10, whole seconds) says what it waited for and
+# fails. For what must have happened before a test acts (sends a signal,
+# reads /proc): a fixed sleep is too short on a loaded machine.
+wait_for() {
+	local limit=10 end
+	if [ "$1" = -t ]; then
+		limit=$2
+		shift 2
+	fi
+	end=$((${EPOCHREALTIME//[.,]/} + limit * 1000000))
+	until "$@" 2>/dev/null; do
+		if [ "${EPOCHREALTIME//[.,]/}" -ge "$end" ]; then
+			echo "wait_for: still not so after $limit s: $*" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# child_runs PID COMM: a child of PID runs COMM. For perfcap record PID,
+# the command it started has exec'd: its readers are settled and the
+# events on (record__start releases the command last).
+child_runs() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+
+# tasks_at_least PID N: PID has N threads or more.
+tasks_at_least() {
+	local t=(/proc/"$1"/task/*)
+	[ -d "/proc/$1" ] || return 1
+	[ "${#t[@]}" -ge "$2" ]
+}
+
+# holds_samples FILE N: perfcap's reader finds more than N samples in
+# FILE, which a recorder may still be writing.
+holds_samples() {
+	local n
+	n=$("$P" dump --stats "$1" 2>/dev/null | stats_norm | stat_of Aggregated SAMPLE)
+	[ "$n" -gt "$2" ]
+}
+
+# perf_sees FILE N: perf report --stats counts more than N samples in
+# FILE while perfcap still writes it (the header's data size follows what
+# is on disk), so a SIGKILL now leaves them to perf.
+perf_sees() {
+	local n
+	n=$(perf report --stats -i "$1" 2>/dev/null | stats_norm | stat_of Aggregated SAMPLE)
+	[ "$n" -gt "$2" ]
+}
+
+# stall PID COMM [SECONDS]: once the command that recorder PID started
+# runs COMM, stops the recorder for SECONDS (default 0.5), then lets it
+# go on. Nothing drains the rings meanwhile: with small rings the kernel
+# loses samples (PERF_RECORD_LOST) for certain, not only on a busy day.
+stall() {
+	wait_for child_runs "$1" "$2" || return 1
+	kill -STOP "$1"
+	sleep "${3:-0.5}"
+	kill -CONT "$1"
+}
+
+# --threads with one reader for every ring: perf's CPUS/AFFINITY mask of
+# all online CPUs, e.g. --threads=0-1/0-1 (perfcap-record(1), --threads).
+one_reader() {
+	local c
+	c=$(cat /sys/devices/system/cpu/online)
+	echo "--threads=$c/$c"
+}
+
 # ---- running upstream perf -------------------------------------------------
 
 # Lines perf may print on stderr that are not a problem with the file.
@@ -179,7 +273,7 @@ has_features() {
 	shift
 	m=$(missing_features "$f") || return 1
 	for x in "$@"; do
-		grep -qx "$x" <<<"$m" && lacking+=" $x"
+		if grep -qx "$x" <<<"$m"; then lacking+=" $x"; fi
 	done
 	if [ -n "$lacking" ]; then
 		echo "$f lacks:$lacking" >&2

@@ -34,7 +34,7 @@ commands() {
 @test "make install into a DESTDIR: the binary, a man page for every command, bash completion; make uninstall removes them" {
 	d=$BATS_TEST_TMPDIR/root
 	run -0 mk install DESTDIR="$d" PREFIX=/usr
-	(cd "$d" && find . -type f | sed 's|^\./||' | sort) >got
+	find "$d" -type f -printf '%P\n' | sort >got
 	{
 		echo usr/bin/perfcap
 		echo usr/share/bash-completion/completions/perfcap
@@ -168,8 +168,9 @@ complete_line() { # LINE
 	tar -tzf "$tarball" >list
 	grep -qx "perfcap-$v/VERSION" list
 	grep -qx "perfcap-$v/debian/control" list
-	! grep -q '/\.git/' list
-	mkdir x && tar -xzf "$tarball" -C x
+	refute grep -q '/\.git/' list
+	mkdir x
+	tar -xzf "$tarball" -C x
 	[ "$(cat "x/perfcap-$v/VERSION")" = "$v" ]
 	# No git to ask: GIT_DIR points nowhere and the tree has no .git.
 	cd "x/perfcap-$v"
@@ -189,14 +190,15 @@ complete_line() { # LINE
 	dpkg-checkbuilddeps "$TOP/debian/control" ||
 		skip "build-depends missing: apt-get build-dep $TOP (or scripts/install-deps.sh)"
 	pkg=$BATS_FILE_TMPDIR/pkg
-	rm -rf "$pkg" && mkdir -p "$pkg"
+	rm -rf "$pkg"
+	mkdir -p "$pkg"
 	git clone -q "$TOP" "$pkg/perfcap"
 	cd "$pkg/perfcap"
 	clean_env nice dpkg-buildpackage -us -uc -b >"$pkg/build.log" 2>&1 ||
 		{ tail -40 "$pkg/build.log"; false; }
 	# dh_auto_test ran the unit tests and only them.
 	grep -q '^== build/tests/test_options' "$pkg/build.log"
-	! grep -q 'end-to-end' "$pkg/build.log"
+	refute grep -q 'end-to-end' "$pkg/build.log"
 	deb=$(ls "$pkg"/perfcap_*_*.deb)
 	dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./||' | grep -v '/$' | sort >files
 	cat files
@@ -231,12 +233,13 @@ complete_line() { # LINE
 	[ "$(cat manpath)" = /usr/share/man/man1/perfcap-record.1.gz ]
 	grep -q perfcap-record <<<"$mantext"
 	# Purged: no file the package owned, no dpkg state, no test directory.
-	! dpkg -s perfcap >/dev/null 2>&1
+	refute dpkg -s perfcap >/dev/null 2>&1
 	while read -r f; do
 		[ -d "$f" ] && continue
 		[ ! -e "$f" ] || { echo "left behind: $f"; false; }
 	done <owned
 	[ -z "$(ls /var/lib/dpkg/info/perfcap.* 2>/dev/null)" ]
-	[ ! -e /usr/share/doc/perfcap ] && [ ! -e /etc/perfcap ]
+	[ ! -e /usr/share/doc/perfcap ]
+	[ ! -e /etc/perfcap ]
 	! compgen -G "${TMPDIR:-/tmp}/perfcap-test.*" >/dev/null
 }

@@ -26,9 +26,9 @@ RESULT_RE='^ ?[0-9]+: .+ : (Ok|Skip \(.+\)|FAILED!.*)$'
 	# One result line per listed test, each Ok or Skip with a reason.
 	[ "$(grep -cE "$RESULT_RE" <<<"$output")" = "$nr" ]
 	[ "$(grep -cE ' : (Ok|Skip \(.+\))$' <<<"$output")" = "$nr" ]
-	! grep -q 'FAILED' <<<"$output"
+	refute grep -q 'FAILED' <<<"$output"
 	# Nothing is left in TMPDIR.
-	! compgen -G "${TMPDIR:-/tmp}/perfcap-test.*/1" >/dev/null
+	refute compgen -G "${TMPDIR:-/tmp}/perfcap-test.*/1" >/dev/null
 	# -o - is not supported by the recorder yet: listed, and skipped saying so.
 	grep -qE '^ ?[0-9]+: Output to stdout \(-o -\) +: Skip \(.*not supported.*\)$' <<<"$output" ||
 		grep -qE '^ ?[0-9]+: Output to stdout \(-o -\) +: Ok$' <<<"$output"
@@ -86,7 +86,8 @@ RESULT_RE='^ ?[0-9]+: .+ : (Ok|Skip \(.+\)|FAILED!.*)$'
 	wait "$pid"
 	ms=$((($(date +%s%N) - start) / 1000000))
 	echo "ran ${ms} ms"
-	[ "$ms" -ge 2000 ] && [ "$ms" -lt 10000 ]
+	[ "$ms" -ge 2000 ]
+	[ "$ms" -lt 10000 ]
 	run -2 "$P" test -w spin 0
 	run -2 "$P" test -w nothing
 }

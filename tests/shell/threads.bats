@@ -98,10 +98,11 @@ threaded_flood() { # writer options...
 	pc_record -v --threads=package -a -e cpu-clock -o p.data -- sleep 0.2
 	grep -E 'reader threads \(--threads=package\)' "$BATS_TEST_TMPDIR/record.err"
 	perf_reads_clean p.data
-	# The reader threads' affinity, read while they run.
+	# The reader threads' affinity, read while they run: settled once the
+	# command runs.
 	"$P" record -q --threads=0/1:1/0 -a -e cpu-clock -o a.data -- sleep 2 &
 	rec=$!
-	sleep 0.7
+	wait_for child_runs "$rec" sleep
 	for task in /proc/$rec/task/*; do
 		echo "$(cat "$task/comm") $(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status")"
 	done >tasks
@@ -122,9 +123,12 @@ threaded_flood() { # writer options...
 @test "--threads, SIGKILL mid-recording: the header follows the durable prefix, perf reads the file" {
 	"$P" record -q --threads --aio=4 -a --call-graph dwarf,4096 -o k.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1.5
+	wait_for perf_sees k.data 100
 	kill -KILL "$rec"
-	wait "$rec" || true
+	# Killed, not ended before the signal.
+	rc=0
+	wait "$rec" || rc=$?
+	[ "$rc" = 137 ]
 	perf_ok report --header-only -i k.data
 	off=$(sed -n 's/^# data offset *: //p' "$PERF_OUT")
 	size=$(sed -n 's/^# data size *: //p' "$PERF_OUT")
@@ -138,7 +142,7 @@ threaded_flood() { # writer options...
 @test "--threads, SIGINT: exit 0, a complete file" {
 	"$P" record -q --threads --aio=4 -a --call-graph dwarf,4096 -o i.data -- "$W/parallel" -t 5 &
 	rec=$!
-	sleep 1
+	wait_for holds_samples i.data 1000
 	kill -INT "$rec"
 	rc=0
 	wait "$rec" || rc=$?
@@ -159,13 +163,12 @@ threaded_flood() { # writer options...
 
 @test "hotspot's parser reads threaded and --aio=4 floods with no time-order violation" {
 	need_tracefs
-	pp=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
-	[ -x "$pp" ] || skip "hotspot-perfparser not installed (Debian package hotspot)"
+	need_hotspot_perfparser
 	for mode in "--threads" "--threads --aio=4" "--aio=4" ""; do
 		# shellcheck disable=SC2086
 		pc_record $mode -m 64 -a -e sched:sched_switch,raw_syscalls:sys_enter \
 			-o h.data -- "$W/sysflood" -t 1
-		"$pp" --print-stats --input h.data 2>/dev/null | strings >stats
+		"$HOTSPOT_PP" --print-stats --input h.data 2>/dev/null | strings >stats
 		echo "perfcap $mode: $(grep -E '^(rounds|samples time violations|max time between rounds):' stats | tr '\n' ' ')"
 		[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 10000 ]
 		[ "$(awk '/^rounds:/ { print $2 }' stats)" -ge 5 ]
@@ -182,11 +185,13 @@ threaded_flood() { # writer options...
 	grep -E "^\[ perfcap record: [0-9]+ reader threads \(--threads=auto\) \]" "$BATS_TEST_TMPDIR/record.err"
 	perf_reads_clean d.data
 	script_in_time_order d.data
-	# More CPUs per reader than the machine has: the record loop alone.
-	PERFCAP_CPUS_PER_READER=$(nproc) pc_record -v -a -e cpu-clock -o d.data -- sleep 0.2
-	grep -F "[ perfcap record: readers: the record loop reads all $(nproc) rings (up to $(nproc) CPUs per reader) ]" \
+	# One reader for every ring, asked for with perf's masks: -v says so.
+	spec=$(one_reader)
+	all=$(cat /sys/devices/system/cpu/online)
+	pc_record -v "$spec" -a -e cpu-clock -o d.data -- sleep 0.2
+	grep -F "[ perfcap record: 1 reader threads ($spec): rings of CPUs $all on CPUs $all ]" \
 		"$BATS_TEST_TMPDIR/record.err"
-	! grep -q 'reader threads' "$BATS_TEST_TMPDIR/record.err"
+	perf_reads_clean d.data
 }
 
 # "NAME POLICY PRIO" for each reader thread of perfcap PID, read with chrt.
@@ -211,7 +216,8 @@ reader_policies() { # PID
 		esac
 		"$P" record -v "${opts[@]}" -a -e cpu-clock -o s.data -- sleep 1.2 2>rec.err &
 		rec=$!
-		sleep 0.6
+		# The command runs once every reader is settled (record__start).
+		wait_for child_runs "$rec" sleep
 		reader_policies "$rec" >pol
 		limits=$(grep 'Max realtime timeout' "/proc/$rec/limits")
 		wait "$rec"
@@ -219,15 +225,15 @@ reader_policies() { # PID
 		[ "$(wc -l <pol)" = "$(nproc)" ]
 		case $how in
 		default)
-			! grep -v 'SCHED_FIFO 1 $' pol
+			refute grep -v 'SCHED_FIFO 1 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO priority 1, RLIMIT_RTTIME 200 ms" rec.err
 			# The soft limit is the bound, in microseconds.
 			[ "$(awk '{ print $4 }' <<<"$limits")" = 200000 ] ;;
 		nice)
-			! grep -v 'SCHED_OTHER 0 $' pol
+			refute grep -v 'SCHED_OTHER 0 $' pol
 			grep -F "readers' scheduling: their nice value (--reader-sched=nice)" rec.err ;;
 		rt3)
-			! grep -v 'SCHED_FIFO 3 $' pol
+			refute grep -v 'SCHED_FIFO 3 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO as -r asks" rec.err ;;
 		esac
 		perf_reads_clean s.data
@@ -243,20 +249,20 @@ reader_policies() { # PID
 	command -v chrt >/dev/null || skip "chrt is not installed"
 	"$P" record -a -e cpu-clock -o x.data -- sleep 1.5 2>rec.err &
 	rec=$!
-	sleep 0.5
+	wait_for child_runs "$rec" sleep
 	reader_policies "$rec" >before
 	# What the kernel sends when a SCHED_FIFO thread overruns the soft limit;
 	# twice, as it sends it again each second while the overrun goes on.
+	# The message comes after the readers were demoted.
 	kill -XCPU "$rec"
-	sleep 0.2
+	wait_for grep -q 'the readers run at normal priority from now on' rec.err
 	kill -XCPU "$rec"
-	sleep 0.2
 	reader_policies "$rec" >after
 	wait "$rec"
 	cat before after rec.err
-	! grep -v 'SCHED_FIFO 1 $' before
+	refute grep -v 'SCHED_FIFO 1 $' before
 	[ "$(wc -l <after)" = "$(nproc)" ]
-	! grep -v 'SCHED_OTHER 0 $' after
+	refute grep -v 'SCHED_OTHER 0 $' after
 	[ "$(grep -c 'RLIMIT_RTTIME' rec.err)" = 1 ]
 	grep -F 'the readers run at normal priority from now on' rec.err
 	perf_reads_clean x.data
@@ -273,7 +279,7 @@ reader_policies() { # PID
 	# The loop alone (every CPU to one reader): the loop takes the readers' scheduling.
 	PERFCAP_CPUS_PER_READER=$(nproc) "$P" record -v -a -e cpu-clock -o l.data -- sleep 1 2>rec.err &
 	rec=$!
-	sleep 0.5
+	wait_for child_runs "$rec" sleep
 	pol=$(chrt -p "$rec" | sed -n 's/.*policy: //p; s/.*priority: //p' | tr '\n' ' ')
 	wait "$rec"
 	echo "loop: $pol"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# tests/lint-bats.py, which make check runs first: it refuses the checks
+# that bats never fails on (a '!' that is not a test's last statement, the
+# first checks of 'a && b', 'CHECK || true') and accepts them written so
+# that they can fail. Its fixtures in tests/lint/ show both under bats.
+
+load helpers
+
+setup() {
+	common_setup
+	need_python
+	LINT=$BATS_TEST_DIRNAME/../lint-bats.py
+	FIX=$BATS_TEST_DIRNAME/../lint
+}
+
+@test "bats passes every test of the hollow fixture, though each holds a false check" {
+	run -0 bats --tap "$FIX/hollow.bats"
+	echo "$output"
+	[ "$(grep -c '^ok ' <<<"$output")" = 7 ]
+	refute grep -q '^not ok' <<<"$output"
+}
+
+@test "the lint names every hollow line of the fixture, with its rule, and exits 1" {
+	run -1 "$LINT" "$FIX/hollow.bats"
+	echo "$output"
+	got=$(grep -oE '^[^:]+:[0-9]+: [a-z-]+' <<<"$output" | sed 's|.*/||')
+	want='hollow.bats:9: negation
+hollow.bats:15: negation
+hollow.bats:18: negation
+hollow.bats:24: negation
+hollow.bats:33: and-list
+hollow.bats:34: and-list
+hollow.bats:39: and-list
+hollow.bats:44: or-true
+hollow.bats:45: or-true
+hollow.bats:54: and-list'
+	[ "$got" = "$want" ]
+	grep -qx 'lint-bats: 10 hollow check(s): bats would pass a test where they fail' <<<"$output"
+}
+
+@test "the lint accepts the mended fixture, and bats fails every test in it" {
+	run -0 "$LINT" "$FIX/clean.bats"
+	[ -z "$output" ]
+	run -1 bats --tap "$FIX/clean.bats"
+	echo "$output"
+	[ "$(grep -c '^not ok ' <<<"$output")" = 7 ]
+	refute grep -q '^ok ' <<<"$output"
+}
+
+@test "the suite is clean: tests/shell/*.bats and helpers.bash" {
+	run -0 "$LINT"
+	[ -z "$output" ]
+}
+
+@test "the lint takes files, not options: an option is a usage error" {
+	run -2 "$LINT" --bogus
+	[[ $output == *"Usage: tests/lint-bats.py"* ]]
+}
