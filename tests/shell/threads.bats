@@ -268,7 +268,7 @@ reader_policies() { # PID
 	perf_reads_clean x.data
 }
 
-@test "one recorded CPU has a reader thread of its own; the record loop as the only reader runs SCHED_FIFO 1 too" {
+@test "one recorded CPU has a reader thread of its own; one reader for every ring runs SCHED_FIFO 1, the record loop never" {
 	need_root
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	command -v chrt >/dev/null || skip "chrt is not installed"
@@ -276,16 +276,20 @@ reader_policies() { # PID
 	grep -F "[ perfcap record: readers: 1 reader threads for 1 CPUs" "$BATS_TEST_TMPDIR/record.err"
 	grep -F "rings of CPUs 1 on CPUs 1 ]" "$BATS_TEST_TMPDIR/record.err"
 	perf_reads_clean c.data
-	# The loop alone (every CPU to one reader): the loop takes the readers' scheduling.
-	PERFCAP_CPUS_PER_READER=$(nproc) "$P" record -v -a -e cpu-clock -o l.data -- sleep 1 2>rec.err &
+	# Every CPU to one reader: a thread of its own at the readers' priority;
+	# the loop reads no ring and keeps the nice value it was given.
+	"$P" record -v -a "$(one_reader)" -e cpu-clock -o l.data -- sleep 1 2>rec.err &
 	rec=$!
 	wait_for child_runs "$rec" sleep
 	pol=$(chrt -p "$rec" | sed -n 's/.*policy: //p; s/.*priority: //p' | tr '\n' ' ')
+	readers=$(reader_policies "$rec")
 	wait "$rec"
 	echo "loop: $pol"
+	echo "readers: $readers"
 	cat rec.err
-	[ "$pol" = "SCHED_FIFO 1 " ]
-	grep -F "the record loop reads all" rec.err
+	[ "$pol" = "SCHED_OTHER 0 " ]
+	[ "$readers" = "perfcap-rd0 SCHED_FIFO 1 " ]
+	grep -F "[ perfcap record: 1 reader threads (--threads=" rec.err
 	grep -F "readers' scheduling: SCHED_FIFO priority 1" rec.err
 	perf_reads_clean l.data
 }
