@@ -29,7 +29,12 @@ ssize_t sys_pwrite(int fd, const void *buf, size_t len, off_t off)
 
 /* What is injected at one site; N counts that site's writes from 1. */
 struct site_faults {
-	unsigned long nr;	/* writes seen */
+	/*
+	 * Writes seen. Reader threads complete writes at once, each through
+	 * its own writer: the count is an atomic add, so that no two writes
+	 * take the same number (two got "3" and a third short write came).
+	 */
+	unsigned long nr;
 	unsigned long short_at[8];
 	int nr_short;
 	unsigned long eio_at, enospc_at, ebusy_at;
@@ -113,7 +118,7 @@ ssize_t sys_fault__result(enum sys_fault_site site, ssize_t res, size_t len)
 
 	if (!fault.armed || res < 0)
 		return res;
-	nr = ++f->nr;
+	nr = __atomic_add_fetch(&f->nr, 1, __ATOMIC_RELAXED);
 	err = fault_error(f, nr);
 	if (err)
 		return err;
@@ -134,7 +139,7 @@ int sys_fault__fail(enum sys_fault_site site)
 
 	if (!fault.armed)
 		return 0;
-	return fault_error(f, ++f->nr);
+	return fault_error(f, __atomic_add_fetch(&f->nr, 1, __ATOMIC_RELAXED));
 }
 
 int sys_perf_ioctl(int fd, unsigned long req, unsigned long arg)
