@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline.c and the output stage (stage-output.c) over a writer that
+ * records what it is given: where FINISHED_ROUND goes (behind the last
+ * chunk of a clean pass with data, only when the readers' rounds allow
+ * it), a chunk the writer refuses comes back to its producer with the
+ * error, a stage added in front changes nothing behind it, and
+ * pipeline__init builds the stages the configuration asks for.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/output.h"
+#include "perf-file.h"
+#include "record/pipeline.h"
+#include "record/rounds.h"
+#include "tmpdir.h"
+
+/* A writer that completes at once and keeps each request's offset and bytes. */
+struct seen {
+	uint64_t off[16];
+	size_t len[16];
+	char data[16][256];
+	int nr;
+	int fail_at;		/* the submit that fails with -EIO (1-based); 0: none */
+};
+
+static struct seen seen;
+
+static int rec_init(struct writer *w, int max) { return 0; }
+
+static int rec_submit(struct writer *w, struct write_req *req)
+{
+	if (++seen.nr == seen.fail_at)
+		return -EIO;
+	seen.off[seen.nr - 1] = req->off;
+	seen.len[seen.nr - 1] = req->len;
+	memcpy(seen.data[seen.nr - 1], req->buf, MIN(req->len, sizeof(seen.data[0])));
+	writer__io_done(w, req, req->len - req->done);
+	return 0;
+}
+
+static int rec_reap(struct writer *w, bool wait) { return 0; }
+
+static const struct writer_ops rec_ops = {
+	.name = "rec", .init = rec_init, .submit = rec_submit, .reap = rec_reap,
+};
+
+/* A producer's chunk: 64 bytes of one SAMPLE, room for a marker behind. */
+struct fake_chunk {
+	struct chunk c;
+	char buf[64 + 8];
+	int completed, err;
+};
+
+static void fake_done(struct write_req *req, int err)
+{
+	struct fake_chunk *f = req->owner;
+
+	f->completed++;
+	f->err = err;
+}
+
+static struct chunk *fake(struct fake_chunk *f, unsigned char fill)
+{
+	struct perf_event_header *h = (void *)f->buf;
+
+	memset(f, 0, sizeof(*f));
+	memset(f->buf, fill, 64);
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	h->size = 64;
+	f->c.req.buf = f->buf;
+	f->c.req.len = 64;
+	f->c.req.owner = f;
+	f->c.req.on_complete = fake_done;
+	f->c.cap = sizeof(f->buf);
+	return &f->c;
+}
+
+static uint16_t type_at(int write, size_t off)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, seen.data[write] + off, sizeof(h));
+	return h.type;
+}
+
+static struct writer w;
+static struct output out;
+
+static int setup(void **state)
+{
+	memset(&seen, 0, sizeof(seen));
+	writer__init(&w, &rec_ops, -1, 16);
+	output__init_fd(&out, -1, &w);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	output__close(&out);
+	return 0;
+}
+
+static void test_round_behind_the_last_chunk_of_a_clean_pass(void **state)
+{
+	struct stage *os = output_stage__new_on(&out, &w, NULL, 0);
+	struct fake_chunk a, b;
+	struct chunk *c[2] = { fake(&a, 1), fake(&b, 2) };
+	struct pass_end end = { .clean = true, .data = true };
+
+	assert_int_equal(stage__submit(os, c, 2, &end), 0);
+	assert_true(end.round);
+	assert_int_equal(os->stats.rounds, 1);
+	/* Two writes at offsets in order; the marker is in the second, no write of its own. */
+	assert_int_equal(seen.nr, 2);
+	assert_int_equal(seen.off[0], 0);
+	assert_int_equal(seen.off[1], 64);
+	assert_int_equal(seen.len[0], 64);
+	assert_int_equal(seen.len[1], 72);
+	assert_int_equal(type_at(1, 64), PERF_RECORD_FINISHED_ROUND);
+	assert_int_equal(output__head(&out), 136);
+	/* Both back to their producer, written. */
+	assert_int_equal(a.completed + b.completed, 2);
+	assert_int_equal(a.err + b.err, 0);
+	os->ops->destroy(os);
+}
+
+static void test_no_round_without_a_clean_end_with_data(void **state)
+{
+	struct stage *os = output_stage__new_on(&out, &w, NULL, 0);
+	struct pass_end dirty = { .clean = false, .data = true };
+	struct pass_end empty = { .clean = true, .data = false };
+	struct fake_chunk a, b, c;
+	struct chunk *p;
+
+	p = fake(&a, 1);
+	assert_int_equal(stage__submit(os, &p, 1, &dirty), 0);
+	assert_false(dirty.round);
+	p = fake(&b, 2);
+	assert_int_equal(stage__submit(os, &p, 1, NULL), 0);
+	/* A clean pass that handed nothing over: nothing to put a marker behind. */
+	assert_int_equal(stage__submit(os, NULL, 0, &empty), 0);
+	p = fake(&c, 3);
+	assert_int_equal(stage__submit(os, &p, 1, &empty), 0);
+	assert_false(empty.round);
+	assert_int_equal(os->stats.rounds, 0);
+	assert_int_equal(seen.nr, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(seen.len[i], 64);
+	os->ops->destroy(os);
+}
+
+static void test_round_waits_for_the_other_reader(void **state)
+{
+	struct rounds r;
+	struct stage *s0, *s1;
+	struct fake_chunk a, b, c;
+	struct chunk *p;
+	struct pass_end e0 = { .clean = true, .data = true }, e0b = e0, e1 = e0;
+
+	rounds__init(&r, 2, 0);
+	s0 = output_stage__new_on(&out, &w, &r, 0);
+	s1 = output_stage__new_on(&out, &w, &r, 1);
+	/* At gen 0 every reader counts as clean: reader 0 closes the first round. */
+	e0.gen = rounds__begin(&r);
+	p = fake(&a, 1);
+	assert_int_equal(stage__submit(s0, &p, 1, &e0), 0);
+	assert_true(e0.round);
+	assert_int_equal(seen.len[0], 72);
+	/* Reader 1 has had no clean pass since: reader 0 closes nothing now. */
+	e0b.gen = rounds__begin(&r);
+	p = fake(&b, 2);
+	assert_int_equal(stage__submit(s0, &p, 1, &e0b), 0);
+	assert_false(e0b.round);
+	assert_int_equal(seen.len[1], 64);
+	/* Reader 0's clean pass was published: reader 1's pass closes the round. */
+	e1.gen = rounds__begin(&r);
+	p = fake(&c, 3);
+	assert_int_equal(stage__submit(s1, &p, 1, &e1), 0);
+	assert_true(e1.round);
+	assert_int_equal(seen.len[2], 72);
+	assert_int_equal(type_at(2, 64), PERF_RECORD_FINISHED_ROUND);
+	assert_int_equal(atomic_load(&r.gen), 2);
+	s0->ops->destroy(s0);
+	s1->ops->destroy(s1);
+	rounds__exit(&r);
+}
+
+static void test_refused_chunk_comes_back_with_the_error(void **state)
+{
+	struct stage *os = output_stage__new_on(&out, &w, NULL, 0);
+	struct fake_chunk a, b;
+	struct chunk *c[2] = { fake(&a, 1), fake(&b, 2) };
+	struct pass_end end = { .clean = true, .data = true };
+
+	seen.fail_at = 2;
+	assert_int_equal(stage__submit(os, c, 2, &end), -EIO);
+	assert_int_equal(a.completed, 1);
+	assert_int_equal(a.err, 0);
+	/* Not taken by the writer: its producer has it back, with the error. */
+	assert_int_equal(b.completed, 1);
+	assert_int_equal(b.err, -EIO);
+	os->ops->destroy(os);
+}
+
+/* A stage of the test's own in front of the output stage: it counts and passes on. */
+struct counting {
+	struct stage stage;
+	int chunks, ends;
+};
+
+static int count_submit(struct stage *s, struct chunk **c, int n, struct pass_end *end)
+{
+	struct counting *k = (struct counting *)s;
+
+	k->chunks += n;
+	k->ends += end != NULL;
+	return stage__submit(s->next, c, n, end);
+}
+
+static int count_reap(struct stage *s, bool wait) { return stage__reap(s->next, wait); }
+static int count_queued(const struct stage *s) { return s->next->ops->queued(s->next); }
+static void count_destroy(struct stage *s) { }
+
+static const struct stage_ops counting_ops = {
+	.name = "counting", .submit = count_submit, .reap = count_reap,
+	.queued = count_queued, .destroy = count_destroy,
+};
+
+static void test_a_stage_in_front_changes_nothing_behind(void **state)
+{
+	struct stage *os = output_stage__new_on(&out, &w, NULL, 0);
+	struct counting k = { .stage = { .ops = &counting_ops, .next = os } };
+	struct fake_chunk a, b;
+	struct chunk *c[2] = { fake(&a, 1), fake(&b, 2) };
+	struct pass_end end = { .clean = true, .data = true };
+
+	assert_int_equal(stage__submit(&k.stage, c, 2, &end), 0);
+	assert_int_equal(k.chunks, 2);
+	assert_int_equal(k.ends, 1);
+	assert_true(end.round);
+	assert_int_equal(seen.len[1], 72);
+	assert_int_equal(stage__reap(&k.stage, false), 0);
+	assert_int_equal(k.stage.ops->queued(&k.stage), 0);
+	os->ops->destroy(os);
+}
+
+static void test_init_builds_what_the_config_asks_for(void **state)
+{
+	struct output file;
+	struct writer fw;
+	struct pipeline p;
+	struct pipeline_config cfg = {
+		.out = &file, .ops = &writer_sync_ops, .max_chunks = 4, .ring_size = 4096,
+	};
+	int fd = open(tpath("p.data"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	writer__init(&fw, &writer_sync_ops, fd, 4);
+	output__init_fd(&file, fd, &fw);
+	assert_int_equal(pipeline__init(&p, &cfg), 0);
+	assert_string_equal(p.head->ops->name, "output");
+	assert_null(p.head->next);
+	pipeline__exit(&p);
+	cfg.comp_level = 1;
+	assert_int_equal(pipeline__init(&p, &cfg), 0);
+	assert_string_equal(p.head->ops->name, "compress");
+	assert_string_equal(p.head->next->ops->name, "output");
+	assert_null(p.head->next->next);
+	assert_int_equal(pipeline__start(&p), 0);
+	assert_int_equal(pipeline__drain(&p), 0);
+	assert_int_equal(pipeline__queued(&p), 0);
+	pipeline__exit(&p);
+	assert_null(p.head);
+	output__close(&file);
+	writer__exit(&fw);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_behind_the_last_chunk_of_a_clean_pass,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_round_without_a_clean_end_with_data,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_waits_for_the_other_reader, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_refused_chunk_comes_back_with_the_error,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_stage_in_front_changes_nothing_behind,
+						setup, teardown),
+		cmocka_unit_test(test_init_builds_what_the_config_asks_for),
+	};
+
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
