@@ -435,3 +435,20 @@ screenshot() { # FILE PNG
 	[ "$rate" -gt 3000 ]
 	[ "$red" -gt 10000 ]
 }
+
+@test "loss --json of a file whose name is not UTF-8 is valid JSON: such bytes are U+FFFD, UTF-8 stays" {
+	need_record
+	pc_record -e cpu-clock -o a.data -- sleep 0.1
+	name=$'bad\xff\xfe-\xe2\x82\xac-\xed\xa0\x80.data'
+	cp a.data "$name"
+	"$P" loss --json "$name" >bad.json
+	"$P" loss --json a.data >a.json
+	python3 - <<'PY'
+import json
+# Strict: invalid UTF-8 in the output fails here.
+bad = json.loads(open("bad.json", "rb").read().decode("utf-8"))
+good = json.loads(open("a.json", "rb").read().decode("utf-8"))
+assert bad["file"] == "bad\ufffd\ufffd-\u20ac-\ufffd\ufffd\ufffd.data", repr(bad["file"])
+assert bad["samples"] == good["samples"] > 0, (bad["samples"], good["samples"])
+PY
+}
