@@ -518,6 +518,29 @@ static bool print_only(const struct record_opts *o)
 }
 
 /*
+ * --dry-run: what a recording would refuse before it opens anything,
+ * said as it would say it: the targets (-p/-t that do not exist, -C of
+ * CPUs not online) and the events (perf's syntax, PMUs and their terms).
+ * 0, or the recording's exit status (2 for bad input).
+ */
+static int record__dry_run(struct record *rec)
+{
+	int err, ret = 0;
+
+	evlist__init(&rec->evlist);
+	err = record__resolve_target(rec);
+	if (err)
+		ret = err == -EINVAL ? 2 : 1;
+	if (!ret && setup_events(rec))
+		ret = 2;
+	evlist__exit(&rec->evlist);
+	event_list__exit(&rec->events);
+	free(rec->targets);
+	rec->targets = NULL;
+	return ret;
+}
+
+/*
  * Phase 1: the command line. An exit status when there is nothing to
  * record (--help, a list, --dry-run, a usage error), else -1.
  */
@@ -542,7 +565,7 @@ static int record__options(struct record *rec, int argc, char **argv)
 		if (o->notice[i][0])
 			pr_info("%s\n", o->notice[i]);
 	if (o->dry_run)
-		return 0;
+		return record__dry_run(rec);
 	return -1;
 }
 

@@ -565,7 +565,7 @@ static int test_basics(struct test_ctx *t)
 	char want[64];
 	int rc;
 
-	snprintf(want, sizeof(want), "perfcap %s", PERFCAP_VERSION);
+	snprintf(want, sizeof(want), "perfcap version %s", PERFCAP_VERSION);
 	rc = run_cmd(ver, "version.out", NULL, 10);
 	CHECK(rc == 0 && file_has("version.out", want), "--version: want '%s', exit 0", want);
 	rc = run_cmd(help, "help.out", NULL, 10);

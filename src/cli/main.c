@@ -25,8 +25,9 @@ int main(int argc, char **argv)
 		fputs(usage, cmd ? stdout : stderr);
 		return cmd ? 0 : 2;
 	}
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-		printf("perfcap %s\n", PERFCAP_VERSION);
+	/* As perf answers "perf -v", "perf --version" and "perf version". */
+	if (!strcmp(cmd, "-v") || !strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("perfcap version %s\n", PERFCAP_VERSION);
 		return 0;
 	}
 	if (!strcmp(cmd, "record"))

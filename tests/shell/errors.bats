@@ -92,6 +92,28 @@ fails() {
 	run -2 "$P" record --dry-run -c 1 -F 1 -- true
 }
 
+@test "--dry-run refuses what a recording would: events, PMUs and their terms as perf 6.1 does; pids and CPUs too" {
+	# perf 6.1's --dry-run refuses an unknown event or PMU (it exits 129).
+	if command -v perf >/dev/null; then
+		run -129 perf record --dry-run -e foo -- true
+		run -129 perf record --dry-run -e nopmu/config=1/ -- true
+	fi
+	run -2 "$P" record --dry-run -o dry.data -e foo -- true
+	grep -qF "unknown event 'foo'" <<<"$output"
+	run -2 "$P" record --dry-run -o dry.data -e nopmu/config=1/ -- true
+	grep -qF "no PMU 'nopmu'" <<<"$output"
+	run -2 "$P" record --dry-run -o dry.data -e software/bogus=1/ -- true
+	grep -qF "unknown term 'bogus'" <<<"$output"
+	run -2 "$P" record --dry-run -o dry.data -C 99 -e cpu-clock -- true
+	grep -qF "CPU 99 is not online" <<<"$output"
+	run -1 "$P" record --dry-run -o dry.data -p 999999 -e cpu-clock
+	grep -qF "pid 999999 does not exist" <<<"$output"
+	run -1 "$P" record --dry-run -o dry.data -t 999999 -e cpu-clock
+	grep -qF "tid 999999 does not exist" <<<"$output"
+	run -0 "$P" record --dry-run -o dry.data -C 0 -e cpu-clock -e software/config=0,period=1000/ -- true
+	[ ! -e dry.data ]
+}
+
 @test "unknown option: exit 2, names it" {
 	fails 2 "--bogus" -- --bogus -- true
 }

@@ -146,7 +146,13 @@ complete_line() { # LINE
 	base=$(sed -nE 's/^#define PERFCAP_BASE_VERSION "(.*)"$/\1/p' "$TOP/src/version.h")
 	[ -n "$base" ]
 	run -0 "$P" --version
-	[[ $output =~ ^perfcap\ [0-9]+\.[0-9]+ ]]
+	[[ $output =~ ^perfcap\ version\ [0-9]+\.[0-9]+ ]]
+	# As perf: "perf -v", "perf --version" and "perf version" say the same.
+	v1=$output
+	run -0 "$P" -v
+	[ "$output" = "$v1" ]
+	run -0 "$P" version
+	[ "$output" = "$v1" ]
 	pkg=$(sed -nE '1s/^perfcap \(([^)-]+)(-[^)]*)?\).*/\1/p' "$TOP/debian/changelog")
 	echo "src/version.h $base, debian/changelog $pkg"
 	[ "$pkg" = "$base" ]
@@ -177,7 +183,7 @@ complete_line() { # LINE
 	GIT_DIR=/nonexistent clean_env nice make -s -j2 OUT=b BIN=pc pc >make.log 2>&1 ||
 		{ cat make.log; false; }
 	run -0 ./pc --version
-	[ "$output" = "perfcap $v" ]
+	[ "$output" = "perfcap version $v" ]
 }
 
 @test "dpkg-buildpackage builds perfcap_*.deb from a clean clone of HEAD; lintian prints no error" {
