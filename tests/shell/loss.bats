@@ -452,3 +452,33 @@ assert bad["file"] == "bad\ufffd\ufffd-\u20ac-\ufffd\ufffd\ufffd.data", repr(bad
 assert bad["samples"] == good["samples"] > 0, (bad["samples"], good["samples"])
 PY
 }
+
+@test "every key perfcap loss --json prints, at every level, is named in perfcap-loss(1)'s JSON OUTPUT" {
+	need_record
+	pc_record -o k.data -e cpu-clock -a -- sleep 0.2
+	"$P" loss --json k.data >k.json
+	"$P" loss --json k.data k.data >two.json
+	python3 - "$BATS_TEST_DIRNAME/../../doc/perfcap-loss.1" <<'PY'
+import json, re, sys
+man = open(sys.argv[1]).read()
+sec = man[man.index(".SH JSON OUTPUT"):]
+sec = sec[:sec.index("\n.SH ", 5)]
+text = re.sub(r"\\f[BIRP]", "", sec.replace("\\-", "-"))
+words = set(re.findall(r"[a-z_]+", text))
+
+def keys(v, out):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out.add(k)
+            keys(x, out)
+    elif isinstance(v, list):
+        for x in v:
+            keys(x, out)
+    return out
+
+found = keys(json.load(open("k.json")), set()) | keys(json.load(open("two.json")), set())
+assert len(found) > 20, sorted(found)
+missing = found - words
+assert not missing, "not in perfcap-loss(1): %s" % sorted(missing)
+PY
+}
