@@ -5,17 +5,17 @@
 bats runs a test under `set -e`, and bash's errexit ignores
 
   * a command negated with `!` (bash: "the shell does not exit if ... the
-    command's return status is being inverted with !"); only as the last
-    line of a @test does its status reach bats, as the test's own;
+    command's return status is being inverted with !"); on a test's last
+    line its status happens to be the test's, until a line is added after it;
   * every command of an `a && b` list but the last: a false `a` ends the
     list with a failure that errexit ignores;
   * a check followed by `|| true`.
 
 So, outside the condition of an if, while or until, this refuses:
 
-  negation   a `!` statement that is not the last statement of a @test
-             (write `run ! cmd`, `refute cmd`, or `[[ ]]`, `[ ]` with the
-             test inverted);
+  negation   any `!` statement, the test's last line too (write
+             `run ! cmd`, `refute cmd`, or `[[ ]]`, `[ ]` with the test
+             inverted);
   and-list   an `a && b` list that ends in a check ([, [[, test, grep, diff,
              cmp, !): only its last check can fail; or one whose first
              command is not a check and whose last is no action (break,
@@ -332,25 +332,6 @@ def lint(path):
     text = open(path, encoding="utf-8").read()
     stmts = statements(text)
     findings = []
-    is_bats = path.endswith(".bats")
-
-    # Where each @test's body is: from its "@test ... {" line to the first
-    # line after it that is a lone "}" in column 0.
-    tests = []
-    lines = text.split("\n")
-    start = None
-    for no, l in enumerate(lines, 1):
-        if re.match(r"^@test\s.*\{\s*$", l):
-            start = no
-        elif start is not None and l == "}":
-            tests.append((start, no))
-            start = None
-
-    def test_of(line):
-        for s, e in tests:
-            if s < line < e:
-                return (s, e)
-        return None
 
     # Nesting depth and condition context, statement by statement.
     depth = 0
@@ -385,15 +366,6 @@ def lint(path):
                 in_case.append(depth + 1)
             depth += 1
 
-    # The last statement at the top of each test's body.
-    last_of_test = {}
-    for st in stmts:
-        t = test_of(st.line)
-        if t is None or st.empty() or not st.operands[0]:
-            continue
-        if st.depth == 1:  # the test's own "{" is depth 1 after "@test ... {"
-            last_of_test[t] = st
-
     if os.environ.get("LINT_BATS_DEBUG"):
         for st in stmts:
             print("%d depth %d%s: %s" % (st.line, st.depth, " cond" if st.condition else "",
@@ -408,11 +380,9 @@ def lint(path):
         where = "%s:%d" % (path, st.line)
         # negation: a `!` statement outside a condition
         if not ops and cmds[0] == "!":
-            t = test_of(st.line)
-            if not (is_bats and t and last_of_test.get(t) is st):
-                findings.append("%s: negation: '%s' never fails the test (bats' set -e "
-                                "ignores a '!'): use 'run ! CMD', 'refute CMD' or "
-                                "invert the test" % (where, short(operands[0])))
+            findings.append("%s: negation: '%s' never fails the test (bats' set -e "
+                            "ignores a '!'): use 'run ! CMD', 'refute CMD' or "
+                            "invert the test" % (where, short(operands[0])))
             continue
         if ops and ops[-1] == "&&":
             first, last = cmds[0], cmds[-1]

@@ -21,12 +21,12 @@ load ../shell/helpers
 	done
 }
 
-@test "a negation as the test's last line" {
+@test "a negation as the test's last line, with run !" {
 	cat <<'TEXT' >/dev/null
 ! a heredoc's line is no command
 TEXT
 	[ -z "" ] && echo "a check that guards an action"
-	! true
+	run ! true
 }
 
 @test "one check a line" {

@@ -152,7 +152,7 @@ open_fifos() {
 	[ "$(perf_samples c.data)" -gt 100 ]
 	perf_reads_clean c.data
 	# Nothing more came back.
-	! timeout 1 head -c 1 <&8
+	refute timeout 1 head -c 1 <&8
 }
 
 @test "--control fd:CTL,ACK: 'stop' ends the recording cleanly and early" {

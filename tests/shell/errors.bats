@@ -261,7 +261,7 @@ as_nobody() {
 	echo "$output"
 	[ "$status" = 0 ]
 	# The command's own line is all there is.
-	! grep -v '^parallel: ' <<<"$output"
+	refute grep -v '^parallel: ' <<<"$output"
 }
 
 stat_of_sample() { stats_norm | stat_of Aggregated SAMPLE; }

@@ -116,7 +116,7 @@ both_record() { # perf record args (after -o)
 	need_record
 	pc_record -o pc.data -e cpu-clock,task-clock -- true
 	perf_ok report --header-only -i pc.data
-	! grep -q '^# group:' "$PERF_OUT"
+	refute grep -q '^# group:' "$PERF_OUT"
 }
 
 @test "sched:sched_* expands to the tracepoints perf's own recording lists, in its order" {

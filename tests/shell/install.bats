@@ -72,7 +72,7 @@ commands() {
 	# It ran itself, the installed copy, as the recorder and the workload.
 	run -0 "$d/usr/bin/perfcap" test -v 2
 	grep -qF "$d/usr/bin/perfcap record" <<<"$output"
-	! grep -qF "$TOP" <<<"$output"
+	refute grep -qF "$TOP" <<<"$output"
 }
 
 @test "the man pages render without a warning; perfcap(1) names every command" {
@@ -217,14 +217,16 @@ complete_line() { # LINE
 	run lintian --fail-on error "$pkg"/perfcap_*.changes
 	echo "$output"
 	[ "$status" = 0 ]
-	! grep -q '^E: ' <<<"$output"
+	refute grep -q '^E: ' <<<"$output"
 }
 
 @test "the package installs, perfcap test passes, man perfcap-record opens, dpkg -P leaves nothing behind" {
 	need_root
 	deb=$(ls "$BATS_FILE_TMPDIR"/pkg/perfcap_*_*.deb 2>/dev/null) ||
 		skip "no package was built (the test above)"
-	! dpkg -s perfcap >/dev/null 2>&1 || skip "a perfcap package is installed already"
+	if dpkg -s perfcap >/dev/null 2>&1; then
+		skip "a perfcap package is installed already"
+	fi
 	[ ! -e /usr/bin/perfcap ] || skip "/usr/bin/perfcap exists already"
 	dpkg -i "$deb"
 	dpkg -L perfcap >owned
@@ -247,5 +249,5 @@ complete_line() { # LINE
 	[ -z "$(ls /var/lib/dpkg/info/perfcap.* 2>/dev/null)" ]
 	[ ! -e /usr/share/doc/perfcap ]
 	[ ! -e /etc/perfcap ]
-	! compgen -G "${TMPDIR:-/tmp}/perfcap-test.*" >/dev/null
+	refute compgen -G "${TMPDIR:-/tmp}/perfcap-test.*" >/dev/null
 }
