@@ -33,6 +33,12 @@ void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 /* s with whitespace stripped at both ends, in place. */
 char *strim(char *s);
+/*
+ * The length (1-4) of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), or 0. Reads no
+ * byte past a NUL.
+ */
+size_t utf8_len(const unsigned char *s);
 
 /* A growable byte buffer; data is always NUL-terminated past len. */
 struct strbuf {

@@ -41,41 +41,6 @@ static const char loss_usage[] =
 /* ---- output ------------------------------------------------------------ */
 
 /*
- * The length of the well-formed UTF-8 sequence at s (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), or 0.
- */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (int i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
-/*
  * A JSON string: quotes, backslashes and control characters escaped; a
  * byte that is not part of well-formed UTF-8 (a file name may hold any)
  * becomes U+FFFD, so that the output is always valid JSON.
@@ -86,7 +51,7 @@ static void json_string(const char *str)
 
 	putchar('"');
 	while (*s) {
-		int n = utf8_len(s);
+		size_t n = utf8_len(s);
 
 		if (*s == '"' || *s == '\\')
 			printf("\\%c", *s);

@@ -150,27 +150,6 @@ int loss_timeline__add_record(struct loss_timeline *tl, const struct perf_reader
 
 /* ---- text ------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 /*
  * s as XML character data (or an attribute value): markup escaped, bytes
  * XML cannot hold (controls, invalid UTF-8) as '?'; at most max

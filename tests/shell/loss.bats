@@ -436,7 +436,7 @@ screenshot() { # FILE PNG
 	[ "$red" -gt 10000 ]
 }
 
-@test "loss --json of a file whose name is not UTF-8 is valid JSON: such bytes are U+FFFD, UTF-8 stays" {
+@test "loss --json and --svg of a file whose name is not UTF-8 are valid JSON and XML: such bytes are U+FFFD (or ?), UTF-8 stays" {
 	need_record
 	pc_record -e cpu-clock -o a.data -- sleep 0.1
 	name=$'bad\xff\xfe-\xe2\x82\xac-\xed\xa0\x80.data'
@@ -451,6 +451,9 @@ good = json.loads(open("a.json", "rb").read().decode("utf-8"))
 assert bad["file"] == "bad\ufffd\ufffd-\u20ac-\ufffd\ufffd\ufffd.data", repr(bad["file"])
 assert bad["samples"] == good["samples"] > 0, (bad["samples"], good["samples"])
 PY
+	# The picture names the file too: a surrogate there is no XML character.
+	"$P" loss --svg "$name" >bad.svg
+	python3 -c 'import sys, xml.dom.minidom as m; m.parseString(open("bad.svg", "rb").read())'
 }
 
 @test "every key perfcap loss --json prints, at every level, is named in perfcap-loss(1)'s JSON OUTPUT" {
