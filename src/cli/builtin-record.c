@@ -518,21 +518,36 @@ static bool print_only(const struct record_opts *o)
 }
 
 /*
- * --dry-run: what a recording would refuse before it opens anything,
- * said as it would say it: the targets (-p/-t that do not exist, -C of
- * CPUs not online) and the events (perf's syntax, PMUs and their terms).
- * 0, or the recording's exit status (2 for bad input).
+ * The targets and the events, parsed and checked, nothing opened. On an
+ * error *status is the exit status: bad values on the command line (CPU
+ * list, event names) are usage errors (2); a pid that does not exist, or
+ * tracefs we may not read, is not (1).
+ */
+static int record__targets_and_events(struct record *rec, int *status)
+{
+	int err = record__resolve_target(rec);
+
+	if (err) {
+		*status = err == -EINVAL ? 2 : 1;
+		return err;
+	}
+	err = setup_events(rec);
+	if (err)
+		*status = err == -EACCES || err == -EPERM ? 1 : 2;
+	return err;
+}
+
+/*
+ * --dry-run: what a recording would refuse before it opens anything, said
+ * as it would say it (record__targets_and_events). 0, or the recording's
+ * exit status.
  */
 static int record__dry_run(struct record *rec)
 {
-	int err, ret = 0;
+	int ret = 0;
 
 	evlist__init(&rec->evlist);
-	err = record__resolve_target(rec);
-	if (err)
-		ret = err == -EINVAL ? 2 : 1;
-	if (!ret && setup_events(rec))
-		ret = 2;
+	record__targets_and_events(rec, &ret);
 	evlist__exit(&rec->evlist);
 	event_list__exit(&rec->events);
 	free(rec->targets);
@@ -769,19 +784,10 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	struct record_opts *o = &rec->opts;
 	int err;
 
-	/* Bad values on the command line (CPU list, event names) are usage errors. */
 	raise_fd_limit();
-	err = record__resolve_target(rec);
-	if (err) {
-		*status = err == -EINVAL ? 2 : 1;
+	err = record__targets_and_events(rec, status);
+	if (err)
 		return err;
-	}
-	err = setup_events(rec);
-	if (err) {
-		/* A bad name is a usage error; tracefs we may not read is not. */
-		*status = err == -EACCES || err == -EPERM ? 1 : 2;
-		return err;
-	}
 	if (rec->has_workload) {
 		err = workload__prepare(&rec->wl, o->argv);
 		if (err)
