@@ -10,10 +10,18 @@ PKGS="build-essential pkg-config
       procps util-linux time python3 python3-zstandard
       hotspot
       librsvg2-bin chromium clang
-      dpkg-dev debhelper lintian git man-db"
+      dpkg-dev debhelper lintian git man-db
+      pv libbpf-dev bpftool
+      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+
+# The aarch64 build links against Debian's arm64 -dev packages (multiarch);
+# its unit tests run under qemu-aarch64.
+ARM64_PKGS="libelf-dev:arm64 libdw-dev:arm64 libzstd-dev:arm64
+      liburing-dev:arm64 libtraceevent-dev:arm64 libtracefs-dev:arm64
+      libcmocka-dev:arm64"
 
 missing=""
-for p in $PKGS; do
+for p in $PKGS $ARM64_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
@@ -25,6 +33,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
