@@ -23,13 +23,9 @@
 #include "record-opts.h"
 #include "events/evlist-config.h"
 #include "events/evlist.h"
+#include "events/arch.h"
 #include "perf-file.h"
 #include "util.h"
-
-/* x86_64 user registers perf samples for DWARF unwinding: all but the segment registers. */
-#define PERF_REGS_MASK_X86_64 0xff0fffULL
-/* What a DWARF unwinder cannot do without: IP (bit 8) and SP (bit 7). */
-#define DWARF_MIN_REGS ((1ULL << 8) | (1ULL << 7))
 
 static unsigned int max_sample_rate(void)
 {
@@ -184,27 +180,31 @@ static void config_callchain(struct perf_event_attr *a, const struct record_opts
 	case CALLGRAPH_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		break;
-	case CALLGRAPH_DWARF:
+	case CALLGRAPH_DWARF: {
+		/* the build's registers: perf's PERF_REGS_MASK, its IP and SP */
+		const struct perf_arch *arch = perf_arch__host();
+
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
-		if (opts->user_regs && opts->user_regs != PERF_REGS_MASK_X86_64) {
+		if (opts->user_regs && opts->user_regs != arch->regs_mask) {
 			/*
 			 * As perf 6.1: a --user-regs subset is sampled with
 			 * IP and SP added, and a warning, since an unwinder
 			 * given fewer registers may stop early.
 			 */
-			a->sample_regs_user |= DWARF_MIN_REGS;
+			a->sample_regs_user |= perf_arch__dwarf_min_regs(arch);
 			if (!ctx->warned_regs)
 				pr_warn("--call-graph dwarf with --user-regs: unwinding may want "
 					"every user register; IP and SP are added to the ones "
 					"given, the rest are left out as asked\n");
 			ctx->warned_regs = true;
 		} else {
-			a->sample_regs_user |= PERF_REGS_MASK_X86_64;
+			a->sample_regs_user |= arch->regs_mask;
 		}
 		a->sample_stack_user = stack_size;
 		a->exclude_callchain_user = 1;
 		break;
+	}
 	case CALLGRAPH_NONE:
 		break;
 	}
@@ -279,9 +279,9 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = opts->branch_stack;
 	}
-	/* x86's perf 6.1 asks for the weight as a struct (latencies in two halves). */
+	/* x86's perf 6.1 asks for the weight as a struct, arm64's as a u64 (events/arch.h). */
 	if (opts->sample_weight)
-		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+		a->sample_type |= perf_arch__host()->weight_type;
 
 	a->task = track;
 	a->mmap = track;

@@ -1,52 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Register names <-> sample_regs bits, for any architecture's table. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "events/perf-regs.h"
-#include "util.h"
 
-/* Index = bit number, from the kernel's arch/x86/include/uapi/asm/perf_regs.h. */
-static const char *const reg_names[] = {
-	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-	NULL, NULL, NULL, NULL, /* DS ES FS GS: not sampled on x86_64 */
-	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
-};
-
-const char *perf_regs__names(void)
+static bool sampled(const struct perf_arch *arch, unsigned int bit)
 {
-	static char buf[128];
+	return bit < arch->nr_reg_names && bit < 64 && arch->reg_names[bit] &&
+	       (arch->regs_mask & (1ULL << bit));
+}
 
-	if (!buf[0]) {
-		size_t n = 0;
+const char *perf_regs__names_arch(const struct perf_arch *arch, char *buf, size_t size)
+{
+	size_t n = 0;
 
-		for (size_t i = 0; i < ARRAY_SIZE(reg_names); i++)
-			if (reg_names[i])
-				n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : "",
-					      reg_names[i]);
-	}
+	buf[0] = 0;
+	for (unsigned int i = 0; i < arch->nr_reg_names && n < size; i++)
+		if (sampled(arch, i))
+			n += snprintf(buf + n, size - n, "%s%s", n ? " " : "", arch->reg_names[i]);
 	return buf;
 }
 
-int perf_regs__parse(const char *spec, uint64_t *mask, char *bad, size_t badlen)
+int perf_regs__parse_arch(const struct perf_arch *arch, const char *spec, uint64_t *mask,
+			  char *bad, size_t badlen)
 {
 	uint64_t m = 0;
 	const char *s = spec;
 
 	if (!spec || !*spec) {
-		*mask = PERF_REGS_MASK_X86_64;
+		*mask = arch->regs_mask;
 		return 0;
 	}
 	for (;;) {
 		size_t len = strcspn(s, ",");
-		size_t i;
+		unsigned int i;
 
-		for (i = 0; i < ARRAY_SIZE(reg_names); i++)
-			if (reg_names[i] && strlen(reg_names[i]) == len &&
-			    !strncasecmp(reg_names[i], s, len))
+		for (i = 0; i < arch->nr_reg_names; i++)
+			if (sampled(arch, i) && strlen(arch->reg_names[i]) == len &&
+			    !strncasecmp(arch->reg_names[i], s, len))
 				break;
-		if (i == ARRAY_SIZE(reg_names)) {
+		if (i == arch->nr_reg_names) {
 			if (bad && badlen)
 				snprintf(bad, badlen, "%.*s", (int)len, s);
 			return -EINVAL;
@@ -58,4 +55,18 @@ int perf_regs__parse(const char *spec, uint64_t *mask, char *bad, size_t badlen)
 	}
 	*mask = m;
 	return 0;
+}
+
+int perf_regs__parse(const char *spec, uint64_t *mask, char *bad, size_t badlen)
+{
+	return perf_regs__parse_arch(perf_arch__host(), spec, mask, bad, badlen);
+}
+
+const char *perf_regs__names(void)
+{
+	static char buf[256];
+
+	if (!buf[0])
+		perf_regs__names_arch(perf_arch__host(), buf, sizeof(buf));
+	return buf;
 }

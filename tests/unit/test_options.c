@@ -201,15 +201,27 @@ static const struct opt_case cases[] = {
 	{ { "-e", "{cs,faults}:S", "--group", "-a" }, "system_wide events={cs,faults}:S group" },
 
 	/* what a sample carries */
+	/* registers: the build's architecture's names (events/arch-*.c) */
+#if defined(__x86_64__)
 	{ { "--user-regs=AX,sp", "-a" },	"system_wide user_regs=0x81" },
 	{ { "--user-regs", "-a" },		"system_wide user_regs=0xff0fff" },
 	{ { "--user-regs=ip,R15", "-a" },	"system_wide user_regs=0x800100" },
 	{ { "--user-regs=ds", "-a" },		"!=invalid --user-regs value 'ds': unknown register 'ds' (registers: AX BX CX DX SI DI BP SP IP FLAGS CS SS R8 R9 R10 R11 R12 R13 R14 R15)" },
 	{ { "--user-regs=AX,", "-a" },		"!unknown register ''" },
-	{ { "--user-regs=?" },			"list_user_regs" },
-	{ { "-I?" },				"list_intr_regs" },
 	{ { "-I", "-a" },			"system_wide intr_regs=0xff0fff" },
 	{ { "-IAX,BX", "-a" },			"system_wide intr_regs=0x3" },
+#elif defined(__aarch64__)
+	{ { "--user-regs=x0,SP", "-a" },	"system_wide user_regs=0x80000001" },
+	{ { "--user-regs", "-a" },		"system_wide user_regs=0x1ffffffff" },
+	{ { "--user-regs=pc,lr", "-a" },	"system_wide user_regs=0x140000000" },
+	{ { "--user-regs=x30", "-a" },		"!=invalid --user-regs value 'x30': unknown register 'x30' (registers: x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12 x13 x14 x15 x16 x17 x18 x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 lr sp pc)" },
+	{ { "--user-regs=AX", "-a" },		"!unknown register 'AX'" },
+	{ { "--user-regs=x0,", "-a" },		"!unknown register ''" },
+	{ { "-I", "-a" },			"system_wide intr_regs=0x1ffffffff" },
+	{ { "-Ix0,x1", "-a" },			"system_wide intr_regs=0x3" },
+#endif
+	{ { "--user-regs=?" },			"list_user_regs" },
+	{ { "-I?" },				"list_intr_regs" },
 	{ { "--intr-regs=foo", "-a" },		"!unknown register 'foo'" },
 	{ { "-d", "-W", "-P", "-a" },		"system_wide sample_addr sample_weight sample_period" },
 	{ { "--data", "--weight", "--period", "-a" }, "system_wide sample_addr sample_weight sample_period" },
