@@ -158,7 +158,8 @@ static void test_cpudesc(void **state)
 	strbuf__exit(&sb);
 }
 
-/* A "key\t: value" field of the first CPU in /proc/cpuinfo. */
+#if defined(__x86_64__) || defined(__i386__)
+/* A "key\t: value" field of the first CPU in /proc/cpuinfo (x86's keys). */
 static int cpuinfo_field(const char *key, char *val, size_t size)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -182,6 +183,7 @@ static int cpuinfo_field(const char *key, char *val, size_t size)
 	fclose(f);
 	return err;
 }
+#endif
 
 static void test_cpuid(void **state)
 {

@@ -199,9 +199,17 @@ static char *write_stream(const char *backend, size_t *size)
 	void *mem[2];
 	char *data;
 	struct stat st;
+	int err;
 
 	assert_true(fd >= 0);
-	assert_int_equal(writer__init(&w, writer__find(backend), fd, 64), 0);
+	err = writer__init(&w, writer__find(backend), fd, 64);
+	if (err == -ENOSYS && !strcmp(backend, "uring")) {
+		/* no io_uring syscalls: qemu-user (the aarch64 tests) has none */
+		close(fd);
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(err, 0);
 	output__init_fd(&o, fd, &w);
 	os = output_stage__new_on(&o, &w, NULL, 0);
 	{
@@ -266,18 +274,28 @@ static char *write_stream(const char *backend, size_t *size)
 
 static void test_backends_write_identical_files(void **state)
 {
-	size_t s_sync, s_aio, s_uring;
+	size_t s_sync, s_aio;
 	char *f_sync = write_stream("sync", &s_sync);
 	char *f_aio = write_stream("aio", &s_aio);
-	char *f_uring = write_stream("uring", &s_uring);
 
 	assert_true(s_sync > 20000);
 	assert_int_equal(s_sync, s_aio);
 	assert_memory_equal(f_sync, f_aio, s_sync);
+	free(f_sync);
+	free(f_aio);
+}
+
+/* The same with io_uring; where the kernel (or an emulator) has none, a skip. */
+static void test_uring_writes_the_same_file(void **state)
+{
+	size_t s_sync, s_uring;
+	char *f_uring = write_stream("uring", &s_uring);
+	char *f_sync = write_stream("sync", &s_sync);
+
+	assert_true(s_sync > 20000);
 	assert_int_equal(s_sync, s_uring);
 	assert_memory_equal(f_sync, f_uring, s_sync);
 	free(f_sync);
-	free(f_aio);
 	free(f_uring);
 }
 
@@ -518,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_error_is_sticky_and_not_durable),
 		cmocka_unit_test(test_append_gathers_small_records),
 		cmocka_unit_test(test_backends_write_identical_files),
+		cmocka_unit_test(test_uring_writes_the_same_file),
 		cmocka_unit_test(test_injected_short_writes_keep_file_identical),
 		cmocka_unit_test(test_pipe_keeps_offset_order),
 		cmocka_unit_test(test_pipe_short_writes),
