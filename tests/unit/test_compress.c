@@ -41,6 +41,7 @@
 
 #include "record-builder.h"
 #include "tmpdir.h"
+#include "emulator.h"
 
 #define PAGE 4096
 #define RING 16384
@@ -381,8 +382,12 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 		      (unsigned long long)in, (unsigned long long)zout);
 	assert_int_equal(res.samples, produced);
 	assert_true(res.compressed > 0);
-	/* Slow stages publish clean passes late: rounds are fewer, never wrong. */
-	assert_true(res.rounds >= (level > 9 ? 1 : 3));
+	/*
+	 * Slow stages publish clean passes late: rounds are fewer, never
+	 * wrong. Under qemu-user (the aarch64 tests) zstd's level 1 is such a
+	 * stage: emulated, it falls behind the producers as level 19 does.
+	 */
+	assert_true(res.rounds >= (level > 9 || emulator((char[PATH_MAX]){ 0 }) ? 1 : 3));
 	assert_int_equal(res.violations, 0);
 	assert_true(zout < in);
 }

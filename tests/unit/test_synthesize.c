@@ -27,6 +27,8 @@
 #include "format/build-id.h"
 #include "format/synthesize.h"
 
+#include "emulator.h"
+
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
 #endif
@@ -126,26 +128,17 @@ static void check_name_padding(const struct perf_event_header *h,
 }
 
 /*
- * synthesize reads /proc/PID/task/TID/maps, as perf does. Under a
- * user-mode emulator (the aarch64 build's unit tests run under
- * qemu-aarch64) only /proc/self and /proc/PID are the guest's: the task
- * directory shows the emulator's own maps, with no map of the test
- * binary, so a test of our own maps cannot run there. It is told by
- * task/TID/exe naming another binary than /proc/self/exe.
+ * synthesize reads /proc/PID/task/TID/maps, as perf does. Under qemu-user
+ * (the aarch64 build's unit tests) that directory is the emulator's, with
+ * no map of the test binary, so a test of our own maps cannot run there.
  */
 static void skip_if_proc_is_the_emulators(void)
 {
-	char self[PATH_MAX], task[PATH_MAX], path[64];
-	ssize_t a = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	ssize_t b;
+	char task_exe[PATH_MAX];
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/exe", getpid(), getpid());
-	b = readlink(path, task, sizeof(task) - 1);
-	assert_true(a > 0 && b > 0);
-	self[a] = task[b] = 0;
-	if (strcmp(self, task)) {
-		print_message("skip: %s is %s, not %s: an emulator's /proc, whose maps are "
-			      "not this binary's\n", path, task, self);
+	if (emulator(task_exe)) {
+		print_message("skip: under %s, whose /proc/PID/task maps are its own, "
+			      "not this binary's\n", task_exe);
 		skip();
 	}
 }
