@@ -174,6 +174,9 @@ aarch64-tools:
 
 ifeq ($(AARCH64),no)
 CHECK_AARCH64 := AARCH64_OUT=
+else ifneq ($(filter aarch64-%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+# Built for aarch64 already (an arm64 machine): the native unit tests are those.
+CHECK_AARCH64 :=
 else
 CHECK_AARCH64 := AARCH64_OUT=$(AARCH64_OUT) AARCH64_QEMU="$(AARCH64_QEMU)"
 check: aarch64-unit-build
