@@ -159,10 +159,11 @@ unit-aarch64: aarch64-unit-build
 	$(Q)OUT=$(AARCH64_OUT) UNIT_ONLY=1 UNIT_RUNNER="$(AARCH64_QEMU)" UNIT_ARCH=aarch64 tests/run
 
 # Built by a make of its own: CROSS, OUT and BIN are the cross build's, and no
-# sanitizer (qemu-user cannot run ASan's shadow memory).
+# sanitizer (qemu-user cannot run ASan's shadow memory). The binary too, for
+# tests/shell/aarch64.bats.
 aarch64-unit-build: aarch64-tools
 	$(Q)$(MAKE) --no-print-directory CROSS=aarch64 CC=$(AARCH64_CC) OUT=$(AARCH64_OUT) \
-		BIN=perfcap-aarch64 SANITIZE= unit
+		BIN=perfcap-aarch64 SANITIZE= unit perfcap-aarch64
 
 # Without the cross compiler or qemu the aarch64 tests cannot run; that is
 # a failure (CI installs both), and AARCH64=no is how to leave them out.
@@ -178,7 +179,8 @@ else ifneq ($(filter aarch64-%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
 # Built for aarch64 already (an arm64 machine): the native unit tests are those.
 CHECK_AARCH64 :=
 else
-CHECK_AARCH64 := AARCH64_OUT=$(AARCH64_OUT) AARCH64_QEMU="$(AARCH64_QEMU)"
+CHECK_AARCH64 := AARCH64_OUT=$(AARCH64_OUT) AARCH64_QEMU="$(AARCH64_QEMU)" \
+                 AARCH64_BIN=./perfcap-aarch64
 check: aarch64-unit-build
 endif
 check: all unit fuzz-if-possible lint
