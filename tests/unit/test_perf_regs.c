@@ -20,7 +20,9 @@
 
 #include "events/arch.h"
 #include "events/perf-regs.h"
+#include "format/features.h"
 #include "perf-file.h"
+#include "util.h"
 
 static uint64_t parse_ok(const struct perf_arch *arch, const char *spec)
 {
@@ -170,10 +172,21 @@ static void test_host_table_is_the_uapi(void **state)
  */
 static void test_host_table_is_the_header_arch(void **state)
 {
+	struct feature_env env = { 0 };
 	struct utsname uts;
+	struct strbuf sb;
+	uint32_t len;
 
 	assert_int_equal(uname(&uts), 0);
 	assert_string_equal(perf_arch__host()->machine, uts.machine);
+	/* the ARCH feature as the header gets it: u32 length, the string */
+	strbuf__init(&sb);
+	assert_int_equal(feature__write(HEADER_ARCH, &env, &sb), 0);
+	assert_true(sb.len > sizeof(len));
+	memcpy(&len, sb.data, sizeof(len));
+	assert_int_equal(len, sb.len - sizeof(len));
+	assert_string_equal(sb.data + sizeof(len), perf_arch__host()->machine);
+	strbuf__exit(&sb);
 }
 
 int main(void)
