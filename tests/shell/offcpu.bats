@@ -122,6 +122,18 @@ napper() {
 	[ "$(awk '/^samples time violations:/ { print $4 }' stats)" = 0 ]
 }
 
+@test "perfcap loss of an --off-cpu file: the recording's elapsed time, not offcpu-time's dates" {
+	need_record
+	pc_record --off-cpu -o oc.data -- "$W/sleeper" -l 200 -s 100
+	run -0 "$P" loss --json oc.data
+	echo "$output"
+	grep -qE '"name": "offcpu-time", "samples": [1-9]' <<<"$output"
+	ns=$(sed -n 's/^ *"elapsed_time_ns": \([0-9]*\),$/\1/p' <<<"$output")
+	# The sleeper runs 0.3 s; its samples are dated 2^64 - 2^32 ns and up.
+	[ "$ns" -gt 250000000 ]
+	[ "$ns" -lt 10000000000 ]
+}
+
 @test "--off-cpu without the privilege for BPF: one clear message, exit 1, no file" {
 	need_root
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
