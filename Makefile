@@ -94,12 +94,13 @@ BPF_NEEDS = perfcap's --off-cpu BPF program; apt-get install clang bpftool libbp
 
 $(OUT)/bpf/vmlinux.h: | $(OUT)/bpf
 	$(Q)test -x "$(BPFTOOL)" || { echo "make: bpftool is needed to build $(BPF_NEEDS)" >&2; exit 1; }
-	$(Q)test -r "$(VMLINUX_BTF)" || { echo "make: $(VMLINUX_BTF) missing: $(BPF_NEEDS) is built against the kernel's BTF; give one with VMLINUX_BTF=FILE" >&2; exit 1; }
+	$(Q)test -r "$(VMLINUX_BTF)" || { echo "make: $(VMLINUX_BTF) is missing: perfcap's --off-cpu BPF program is built against a kernel's BTF (CONFIG_DEBUG_INFO_BTF); give one with VMLINUX_BTF=FILE" >&2; exit 1; }
 	@echo '  BTF     '$@
 	$(Q)"$(BPFTOOL)" btf dump file "$(VMLINUX_BTF)" format c >$@.tmp && mv $@.tmp $@
 
 $(OUT)/bpf/off-cpu.bpf.o: src/record/bpf/off-cpu.bpf.c src/record/bpf/off-cpu-key.h $(OUT)/bpf/vmlinux.h
 	$(Q)command -v "$(CLANG)" >/dev/null || { echo "make: $(CLANG) is needed to build $(BPF_NEEDS)" >&2; exit 1; }
+	$(Q)pkg-config --exists libbpf || { echo "make: libbpf (libbpf-dev) is needed to build $(BPF_NEEDS)" >&2; exit 1; }
 	@echo '  BPF     '$@
 	$(Q)"$(CLANG)" -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -iquote src -I$(OUT)/bpf \
 		-c -o $(@:.o=.dbg.o) $<
