@@ -256,6 +256,7 @@ int record__off_cpu_write(struct record *rec)
 	uint64_t buf[OFF_CPU_SAMPLE_MAX];
 	struct off_cpu_key key, next;
 	int fd, sfd, err = 0;
+	uint64_t t0 = record__now_ns();
 
 	if (!oc)
 		return 0;
@@ -290,6 +291,10 @@ int record__off_cpu_write(struct record *rec)
 	if (verbose >= 0)
 		fprintf(stderr, "[ perfcap record: off-cpu: %llu %s samples, %.3f s asleep ]\n",
 			(unsigned long long)s->samples, OFF_CPU_EVENT, s->ns / 1e9);
+	if (verbose > 0)
+		fprintf(stderr, "[ perfcap record: off-cpu: %llu without a stack, read and "
+			"written in %.3f ms ]\n", (unsigned long long)s->no_stack,
+			(record__now_ns() - t0) / 1e6);
 	return err;
 }
 
