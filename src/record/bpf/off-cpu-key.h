@@ -16,6 +16,8 @@
 /* Distinct stacks kept (each OFF_CPU_MAX_STACK u64s), and (task, stacks, state) sums (perf 6.1 keeps 102400). */
 #define OFF_CPU_MAX_STACKS	16384
 #define OFF_CPU_MAX_SUMS	102400
+/* Threads asleep at one time that the program can follow. */
+#define OFF_CPU_MAX_ASLEEP	32768
 
 struct off_cpu_key {
 	__u32 tid;

@@ -2,7 +2,7 @@
 /*
  * --off-cpu's BPF program (record/off-cpu.c loads it): at every context
  * switch, a recorded task that goes to sleep leaves the time and its
- * stacks (user and kernel) in its task storage; when it is switched in
+ * stacks (user and kernel) in went_off, under its tid; when it is switched in
  * again, the time it was away is added to its entry of off_cpu, keyed
  * by (tid, pid, stacks, state). The recorder reads off_cpu at the end
  * and writes one offcpu-time sample per entry, as perf 6.1 does.
@@ -32,7 +32,7 @@
 
 /* Where a sleeping task went off the CPU: when, and with which stacks. */
 struct went_off {
-	__u64 ns;		/* 0: not asleep, or already counted */
+	__u64 ns;		/* when it went to sleep */
 	__s32 user_stack;
 	__s32 kernel_stack;
 	__u32 state;
@@ -45,11 +45,17 @@ struct {
 	__uint(max_entries, OFF_CPU_MAX_STACKS);
 } stacks SEC(".maps");
 
+/*
+ * The tasks asleep now, by tid. A preallocated hash, not task storage
+ * (perf 6.1's): task storage allocates a task's entry at its first
+ * sleep, in the scheduler, and that can fail, losing the sleep (1 run
+ * in about 40 here lost the workload's first one).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
 	__type(value, struct went_off);
+	__uint(max_entries, OFF_CPU_MAX_ASLEEP);
 } went_off SEC(".maps");
 
 struct {
@@ -110,6 +116,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	     unsigned int prev_state)
 {
 	struct went_off *w;
+	__u32 tid;
 	__u64 now;
 
 	if (!enabled)
@@ -117,22 +124,24 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	now = bpf_ktime_get_ns();
 
 	if (wanted(prev, prev_state)) {
-		w = bpf_task_storage_get(&went_off, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (w) {
-			/* prev is current here: its stacks are the ones it sleeps in. */
-			w->user_stack = bpf_get_stackid(ctx, &stacks,
-							BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP);
-			w->kernel_stack = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP |
-							  (KERNEL_SKIP & BPF_F_SKIP_FIELD_MASK));
-			w->state = prev_state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
-			w->ns = now;
-		} else {
+		/* prev is current here: its stacks are the ones it sleeps in. */
+		struct went_off off = {
+			.ns = now,
+			.user_stack = bpf_get_stackid(ctx, &stacks,
+						      BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP),
+			.kernel_stack = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP |
+							(KERNEL_SKIP & BPF_F_SKIP_FIELD_MASK)),
+			.state = prev_state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE),
+		};
+
+		tid = prev->pid;
+		if (bpf_map_update_elem(&went_off, &tid, &off, BPF_ANY))
 			__sync_fetch_and_add(&lost, 1);
-		}
 	}
 
-	w = bpf_task_storage_get(&went_off, next, NULL, 0);
-	if (w && w->ns) {
+	tid = next->pid;
+	w = bpf_map_lookup_elem(&went_off, &tid);
+	if (w) {
 		struct off_cpu_key key = {
 			.tid = next->pid,
 			.pid = next->tgid,
@@ -141,8 +150,11 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			.state = w->state,
 		};
 		__u64 delta = now - w->ns;
-		__u64 *sum = bpf_map_lookup_elem(&off_cpu, &key);
+		__u64 *sum;
 
+		/* Read before: the entry may be reused once deleted. */
+		bpf_map_delete_elem(&went_off, &tid);
+		sum = bpf_map_lookup_elem(&off_cpu, &key);
 		if (!sum && bpf_map_update_elem(&off_cpu, &key, &delta, BPF_NOEXIST) == 0)
 			delta = 0;	/* added */
 		else if (!sum)
@@ -152,7 +164,6 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			__sync_fetch_and_add(sum, delta);
 		else if (delta)
 			__sync_fetch_and_add(&lost, 1);
-		w->ns = 0;
 	}
 	return 0;
 }
