@@ -69,6 +69,18 @@ within_10pct() {
 	refute grep -qE 'bpf_trace_run|bpf_prog_' offcpu.txt
 }
 
+@test "--off-cpu: the command's threads too, each under its own tid" {
+	need_record
+	pc_record --off-cpu -o oc.data -- "$W/sleeper" -T -l 300 -s 100
+	within_10pct "$(offcpu_ns oc.data sleep_long)" 300
+	perf_ok script -i oc.data -F pid,tid,event,ip,sym
+	# sleep_long slept in the thread (tid != pid), sleep_short in main.
+	awk 'BEGIN { RS = "" } /offcpu-time:/ && / sleep_long\n/ { split($1, p, "/"); print (p[1] == p[2] ? "main" : "thread") }' \
+		"$PERF_OUT" | sort -u >long
+	cat long
+	[ "$(cat long)" = thread ]
+}
+
 # A process that sleeps and wakes all the time: a shell waiting for its
 # short sleeps, in the background for as long as the test runs.
 napper() {
