@@ -103,10 +103,11 @@ static int fill_filter(struct bpf_map *map, const uint32_t *keys, int nr, const 
 	uint8_t one = 1;
 
 	for (int i = 0; i < nr; i++) {
-		if (bpf_map__update_elem(map, &keys[i], sizeof(keys[i]), &one, sizeof(one),
-					 BPF_ANY)) {
-			int err = -errno;
+		/* libbpf 1.x returns -errno. */
+		int err = bpf_map__update_elem(map, &keys[i], sizeof(keys[i]), &one, sizeof(one),
+					       BPF_ANY);
 
+		if (err) {
 			pr_err("--off-cpu: cannot add %s %u to the BPF filter: %s\n", what, keys[i],
 			       strerror(-err));
 			return err;
