@@ -28,7 +28,7 @@ else ifneq ($(CROSS),)
   $(error CROSS=$(CROSS): this Makefile cross-builds for aarch64 only (CROSS=aarch64))
 endif
 
-PKGS    := libelf libzstd liburing libtracefs
+PKGS    := libelf libzstd liburing libtracefs libbpf
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wmissing-prototypes -D_GNU_SOURCE -iquote src \
@@ -101,6 +101,41 @@ $(OUT)/perfcap-version.h: FORCE | $(OUT)
 	$(Q)echo '#define PERFCAP_VERSION "$(VERSION)"' >$@.tmp && \
 		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# ---- --off-cpu's BPF program (src/record/bpf/) ---------------------------------
+# clang -target bpf against a vmlinux.h that bpftool makes from the running
+# kernel's BTF, then a libbpf skeleton (the object inside a header) that
+# record/off-cpu.c includes. CO-RE: the object loads on other kernels too.
+# -g is for BTF, which libbpf needs; the DWARF does not go into the skeleton.
+CLANG       ?= clang
+BPFTOOL     ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ifeq ($(CROSS),aarch64)
+  BPF_ARCH  := arm64
+endif
+BPF_NEEDS = perfcap's --off-cpu BPF program; apt-get install clang bpftool libbpf-dev (scripts/install-deps.sh)
+
+$(OUT)/bpf/vmlinux.h: | $(OUT)/bpf
+	$(Q)test -x "$(BPFTOOL)" || { echo "make: bpftool is needed to build $(BPF_NEEDS)" >&2; exit 1; }
+	$(Q)test -r "$(VMLINUX_BTF)" || { echo "make: $(VMLINUX_BTF) is missing: perfcap's --off-cpu BPF program is built against a kernel's BTF (CONFIG_DEBUG_INFO_BTF); give one with VMLINUX_BTF=FILE" >&2; exit 1; }
+	@echo '  BTF     '$@
+	$(Q)"$(BPFTOOL)" btf dump file "$(VMLINUX_BTF)" format c >$@.tmp && mv $@.tmp $@
+
+$(OUT)/bpf/off-cpu.bpf.o: src/record/bpf/off-cpu.bpf.c src/record/bpf/off-cpu-key.h $(OUT)/bpf/vmlinux.h
+	$(Q)command -v "$(CLANG)" >/dev/null || { echo "make: $(CLANG) is needed to build $(BPF_NEEDS)" >&2; exit 1; }
+	$(Q)pkg-config --exists libbpf || { echo "make: libbpf (libbpf-dev) is needed to build $(BPF_NEEDS)" >&2; exit 1; }
+	@echo '  BPF     '$@
+	$(Q)"$(CLANG)" -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -iquote src -I$(OUT)/bpf \
+		-c -o $(@:.o=.dbg.o) $<
+	$(Q)"$(BPFTOOL)" gen object $@ $(@:.o=.dbg.o)
+
+$(OUT)/record/off-cpu.skel.h: $(OUT)/bpf/off-cpu.bpf.o
+	$(Q)mkdir -p $(@D)
+	@echo '  SKEL    '$@
+	$(Q)"$(BPFTOOL)" gen skeleton $< name off_cpu_bpf >$@.tmp && mv $@.tmp $@
+
+$(OUT)/record/off-cpu.o $(OUT)/fuzz/obj/record/off-cpu.o: $(OUT)/record/off-cpu.skel.h
+
 # Benchmarks that drive the recorder's code without the kernel (bench/drain.c).
 $(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
 	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a $(LDLIBS)
@@ -109,7 +144,7 @@ $(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
 $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
 	$(QUIET_CC)$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
 
-$(OUT) $(OUT)/tests $(OUT)/workloads $(OUT)/bench:
+$(OUT) $(OUT)/tests $(OUT)/workloads $(OUT)/bench $(OUT)/bpf:
 	$(Q)mkdir -p $@
 
 unit: $(UNIT_BINS)

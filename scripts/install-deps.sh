@@ -18,7 +18,7 @@ PKGS="build-essential pkg-config
 # its unit tests run under qemu-aarch64.
 ARM64_PKGS="libelf-dev:arm64 libdw-dev:arm64 libzstd-dev:arm64
       liburing-dev:arm64 libtraceevent-dev:arm64 libtracefs-dev:arm64
-      libcmocka-dev:arm64"
+      libcmocka-dev:arm64 libbpf-dev:arm64"
 
 missing=""
 for p in $PKGS $ARM64_PKGS; do

@@ -56,6 +56,7 @@ struct record_opts {
 	bool sample_time;	/* -T */
 	bool raw;		/* -R */
 	bool switch_events;	/* --switch-events */
+	bool off_cpu;		/* --off-cpu: the offcpu-time event, from a BPF program (record/off-cpu.c) */
 	bool no_inherit;	/* -i / --no-inherit */
 	struct event_arg *event_args;	/* every -e in order, each with its --filter */
 	int nr_event_args;

@@ -714,6 +714,7 @@ static int record__start(struct record *rec)
 			return err;
 		}
 	}
+	record__off_cpu_start(rec);
 	if (rec->has_workload) {
 		err = workload__start(&rec->wl, o->argv);
 		if (err)
@@ -753,6 +754,8 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 	record__take_stats(rec);
 	if (!err)
 		record__emit_lost_samples(rec);
+	if (!err)
+		err = record__off_cpu_write(rec);
 	*ended_by_signal = done_signal != 0;
 
 	if (rec->has_workload && !rec->wl.exited) {
@@ -795,6 +798,9 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
 			record__add_thread(rec, rec->wl.pid);
 	}
+	err = record__off_cpu_prepare(rec);
+	if (err)
+		return err;
 	evlist__config(&rec->evlist, o, record__workload_is_target(rec));
 	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
@@ -932,6 +938,7 @@ out_evlist:
 	control__close(&rec->ctl.chan);
 	switch_output__exit(&rec->ctl.so);
 	strbuf__exit(&rec->kcache);
+	off_cpu__delete(rec->offcpu);
 out_free:
 	record_opts__exit(o);
 	free(rec);

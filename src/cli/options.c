@@ -962,6 +962,7 @@ static const struct opt_def opt_table[] = {
 	OPT("branch-filter", 'j', ARG_REQUIRED, "<modes>", opt_branch_filter,
 	    "branch stack filter: any, any_call, call, u, k, ..."),
 	FLAG("switch-events", 0, switch_events, "record context switch events"),
+	FLAG("off-cpu", 0, off_cpu, "record where tasks sleep, as offcpu-time samples (BPF)"),
 	FLAG("no-bpf-event", 0, no_bpf_event, "do not record BPF program events"),
 	FLAG("buildid-mmap", 0, buildid_mmap, "build ids in MMAP2 records (what perfcap does)"),
 	FLAG("no-buffering", 0, no_buffering, "wake the recorder for every record"),

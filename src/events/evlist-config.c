@@ -327,6 +327,20 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 		a->exclude_kernel = 0;
 		a->exclude_user = 1;
 	}
+	/*
+	 * --off-cpu's event never samples: the recorder writes its samples
+	 * at the end (record/off-cpu.c), with what perf 6.1's off_cpu_write
+	 * can write (its OFFCPU_SAMPLE_TYPES) and always a callchain;
+	 * perf keeps its rate of 1 unless -c or -F is given.
+	 */
+	if (evsel__is_off_cpu(e)) {
+		a->sample_type &= OFF_CPU_SAMPLE_TYPES;
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (!ctx->user_rate) {
+			a->freq = 1;
+			a->sample_freq = 1;
+		}
+	}
 }
 
 void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload)

@@ -37,6 +37,12 @@ struct evsel *evsel__new_spec(const struct event_spec *ev)
 	return e;
 }
 
+bool evsel__is_off_cpu(const struct evsel *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_BPF_OUTPUT &&
+	       e->name && !strcmp(e->name, OFF_CPU_EVENT);
+}
+
 int evsel__alloc_fds(struct evsel *e, int nr_cpus, int nr_threads)
 {
 	int n = nr_cpus * nr_threads;

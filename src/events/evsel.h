@@ -32,6 +32,17 @@ struct evsel {
 
 #define FD(e, c, t) ((e)->fds[(c) * (e)->nr_threads + (t)])
 
+/*
+ * perf 6.1's --off-cpu event: a software bpf-output event of this name,
+ * whose samples the recorder writes (record/off-cpu.c).
+ */
+#define OFF_CPU_EVENT "offcpu-time"
+bool evsel__is_off_cpu(const struct evsel *e);
+/* What its samples may hold (perf 6.1's OFFCPU_SAMPLE_TYPES, less CGROUP, which perfcap never samples). */
+#define OFF_CPU_SAMPLE_TYPES (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			      PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
+			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 /* An evsel for one parsed event; the caller sets leader (evlist__add_events does). */
 struct evsel *evsel__new_spec(const struct event_spec *ev);

@@ -86,6 +86,17 @@ const char *perf_reader__attr_name(const struct perf_reader *r, int i)
 	return r->attrs[i].name;
 }
 
+bool perf_reader__attr_is_off_cpu(const struct perf_reader *r, int i)
+{
+	const struct perf_event_attr *a;
+
+	if (i < 0 || (size_t)i >= r->nr_attrs)
+		return false;
+	a = &r->attrs[i].attr;
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT &&
+	       r->attrs[i].name && !strcmp(r->attrs[i].name, "offcpu-time");
+}
+
 int perf_reader__read_header(struct perf_reader *r)
 {
 	struct perf_file_header *h = &r->header;

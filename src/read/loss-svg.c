@@ -137,7 +137,8 @@ int loss_timeline__add_record(struct loss_timeline *tl, const struct perf_reader
 	else
 		err = perf_reader__parse_id_sample(r, ev, &s);
 	if (err || !(s.sample_type & PERF_SAMPLE_TIME) || !perf_reader__time_valid(s.time) ||
-	    s.time < tl->t0)
+	    s.time < tl->t0 ||
+	    (ev->type == PERF_RECORD_SAMPLE && perf_reader__attr_is_off_cpu(r, s.attr)))
 		return 0;
 	row = s.sample_type & PERF_SAMPLE_CPU && s.cpu < tl->ls->nr_cpus ? tl->row_of[s.cpu] :
 	      tl->nr_rows - 1;

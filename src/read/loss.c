@@ -109,7 +109,8 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 		cpu = s.sample_type & PERF_SAMPLE_CPU ? (int64_t)s.cpu : -1;
 		cpu_stream(ls, cpu)->samples++;
 		cpu_stream(ls, cpu)->seen = true;
-		if (s.sample_type & PERF_SAMPLE_TIME)
+		/* --off-cpu's samples are dated after everything, not when they happened. */
+		if (s.sample_type & PERF_SAMPLE_TIME && !perf_reader__attr_is_off_cpu(r, s.attr))
 			loss_stats__add_time(ls, cpu, s.time, false);
 		return 0;
 	}

@@ -208,6 +208,12 @@ int perf_reader__parse_id_sample(const struct perf_reader *r,
 int perf_reader__attr_of_id(const struct perf_reader *r, uint64_t id);
 /* Name of attr i, never NULL ("unknown" for -1). */
 const char *perf_reader__attr_name(const struct perf_reader *r, int i);
+/*
+ * Attr i is perf 6.1's --off-cpu event (a software bpf-output event named
+ * offcpu-time): its samples are written after the recording, their times
+ * are no times (0xffffffff00000000 and up, so that perf sorts them last).
+ */
+bool perf_reader__attr_is_off_cpu(const struct perf_reader *r, int i);
 
 /* Feature bits. */
 bool perf_reader__has_feature(const struct perf_reader *r, int bit);

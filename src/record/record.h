@@ -12,6 +12,7 @@
  *                           for the user (record_control__tick)
  *   record/synth.c          records for what existed before: tasks, maps
  *   record/summary.c        what was lost, into the file and the summary
+ *   record/off-cpu.c        --off-cpu: its BPF program and samples (off-cpu.h)
  *
  * Internal to the record command: nothing else includes this.
  */
@@ -30,6 +31,7 @@
 #include "io/output.h"
 #include "io/writer.h"
 #include "record/control.h"
+#include "record/off-cpu.h"
 #include "record/record-stats.h"
 #include "record/record-thread.h"
 #include "record/rings.h"
@@ -78,6 +80,7 @@ struct record {
 	struct strbuf kcache;
 	bool kcaching, kcached;
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
+	struct off_cpu *offcpu;		/* --off-cpu; NULL without */
 };
 
 static inline uint64_t record__now_ns(void)
