@@ -41,7 +41,7 @@ static void bufs_exit(struct mmap *m)
 	m->bufs = NULL;
 }
 
-int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+static int map_ring(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs, int prot)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
@@ -53,7 +53,7 @@ int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
 	m->mask = m->size - 1;
 	m->map_len = (pages + 1) * page_size;
 	/* Populated: the first pass over a ring takes no page faults. */
-	m->base = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	m->base = mmap(NULL, m->map_len, prot, MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (m->base == MAP_FAILED) {
 		err = -errno;
 		m->base = NULL;
@@ -67,6 +67,23 @@ int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
 		munmap(m->base, m->map_len);
 		m->base = NULL;
 	}
+	return err;
+}
+
+int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+{
+	return map_ring(m, fd, cpu, pages, nr_bufs, PROT_READ | PROT_WRITE);
+}
+
+/*
+ * Without PROT_WRITE the kernel ignores data_tail and overwrites the
+ * oldest records (its ring is in overwrite mode): the flight recorder.
+ */
+int mmap__init_backward(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+{
+	int err = map_ring(m, fd, cpu, pages, nr_bufs, PROT_READ);
+
+	m->backward = !err;
 	return err;
 }
 

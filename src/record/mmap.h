@@ -50,6 +50,13 @@ struct mmap {
 	uint64_t prev;		/* our tail: bytes consumed so far */
 	int refcnt;		/* 1 while open + 1 per write in flight */
 	bool closed;
+	/*
+	 * --overwrite: a backward ring, mapped read-only, that the kernel
+	 * overwrites; it is read only when a snapshot is due (backward.h).
+	 */
+	bool backward;
+	bool snap_due;
+	bool paused;		/* PERF_EVENT_IOC_PAUSE_OUTPUT is on (a fake ring: would be) */
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -68,6 +75,8 @@ struct mmap {
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
 int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs);
+/* The same, read-only, for write_backward events: a backward ring (backward.h). */
+int mmap__init_backward(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs);
 /*
  * A ring in ordinary memory, for tests: base points to a control page
  * (struct perf_event_mmap_page) followed at page_size by size bytes.
