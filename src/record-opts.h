@@ -84,6 +84,7 @@ struct record_opts {
 	/* buffers and output */
 	unsigned int mmap_pages; /* -m: data pages per ring, rounded up to a power of two as perf; 0: default */
 	unsigned int aux_pages;	/* -m N,M: AUX area pages (power of two); 0: default */
+	bool overwrite;		/* --overwrite: backward rings, read at each --switch-output and at the end */
 	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22 (-z alone: 1; -z0: zstd's default, 3); 0 off */
 	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */
 	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */

@@ -231,7 +231,8 @@ static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 		uint64_t ready = pc ? __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) -
 				      __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE) : 0;
 
-		if (m->size && ready * 100 / m->size >= best && ready) {
+		/* A backward ring has no tail: how full it is says nothing. */
+		if (!m->backward && m->size && ready * 100 / m->size >= best && ready) {
 			best = ready * 100 / m->size;
 			snap->ring_cpu = m->cpu;
 		}
@@ -744,7 +745,11 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 				strerror(-derr));
 	}
 	if (!err) {
-		ssize_t n = record_threads__last_pass(&rec->readers, record__now_ns());
+		ssize_t n;
+
+		/* --overwrite: the flight recorder's rings are read now, and only now. */
+		rings__snapshot(&rec->rings);
+		n = record_threads__last_pass(&rec->readers, record__now_ns());
 
 		if (n < 0)
 			err = n;

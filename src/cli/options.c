@@ -969,6 +969,8 @@ static const struct opt_def opt_table[] = {
 	SECTION("buffers and output:"),
 	OPT("mmap-pages", 'm', ARG_REQUIRED, "<n[,m]>", opt_mmap,
 	    "data pages per ring, or a size: 512K; ,m: AUX pages"),
+	FLAG("overwrite", 0, overwrite, "a flight recorder: rings overwrite their oldest\n"
+	     "data and are read at --switch-output and at the end"),
 	OPT("output", 'o', ARG_REQUIRED, "<file>", opt_output,
 	    "output file (default perf.data; - for a pipe)"),
 	FLAG("no-buildid-cache", 'N', no_buildid_cache, "do not update the build-id cache"),

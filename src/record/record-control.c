@@ -203,6 +203,8 @@ static int record__switch_output(struct record *rec)
 
 	err = record_threads__stop(rt);
 	if (!err) {
+		/* --overwrite: each file is a snapshot of the flight recorder's rings. */
+		rings__snapshot(&rec->rings);
 		n = record_threads__last_pass(rt, record__now_ns());
 		if (n < 0)
 			err = n;

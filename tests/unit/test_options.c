@@ -266,6 +266,7 @@ static const struct opt_case cases[] = {
 	{ { "--switch-max-files=3", "-a" },	"system_wide switch_max_files=3" },
 	{ { "--switch-max-files=0", "-a" },	"!invalid --switch-max-files value '0'" },
 	{ { "--timestamp-filename", "-a" },	"system_wide timestamp_filename" },
+	{ { "--overwrite", "--switch-output", "-a" }, "system_wide overwrite switch=signal" },
 	{ { "--dry-run", "-a" },		"system_wide dry_run" },
 	{ { "--list-options" },			"list_options" },
 	{ { "--list-opts" },			"list_options" },
@@ -397,6 +398,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " mmap_pages=%u", o->mmap_pages);
 	if (o->aux_pages)
 		strbuf__addf(&sb, " aux_pages=%u", o->aux_pages);
+	if (o->overwrite)
+		strbuf__addf(&sb, " overwrite");
 	if (o->comp_level)
 		strbuf__addf(&sb, " comp_level=%d", o->comp_level);
 	if (!o->output || strcmp(o->output, "perf.data"))
