@@ -43,6 +43,7 @@
 #include "format/pipe-data.h"
 #include "format/synthesize.h"
 #include "perf-file.h"
+#include "record/aux.h"
 #include "record/record.h"
 #include "sys.h"
 
@@ -533,6 +534,9 @@ static int record__targets_and_events(struct record *rec, int *status)
 		return err;
 	}
 	err = setup_events(rec);
+	/* -S, --aux-sample: perf's refusals without an AUX event; it goes first. */
+	if (!err)
+		err = aux__setup_events(&rec->evlist, &rec->opts);
 	if (err)
 		*status = err == -EACCES || err == -EPERM ? 1 : 2;
 	return err;
@@ -801,6 +805,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 			record__add_thread(rec, rec->wl.pid);
 	}
 	evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	aux__config(&rec->evlist, o);
 	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
 
