@@ -753,6 +753,9 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 
 		/* --overwrite: the flight recorder's rings are read now, and only now. */
 		rings__snapshot(&rec->rings);
+		/* -Se: and the AUX areas. */
+		if (rec->opts.aux_snapshot_on_exit)
+			aux__snapshot_rings(&rec->rings, NULL);
 		n = record_threads__last_pass(&rec->readers, record__now_ns());
 
 		if (n < 0)
@@ -813,6 +816,8 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	if (err)
 		return err;
 	err = rings__map(&rec->rings, &rec->evlist, pages, nr_bufs);
+	if (!err)
+		err = aux__map_rings(&rec->rings, &rec->evlist, o);
 	if (err)
 		return err;
 	err = record__setup_readers(rec, wake_fd);

@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include "events/evlist.h"
+#include "record/mmap.h"
+#include "record/record-thread.h"
+#include "record/rings.h"
 #include "events/pmu.h"
 #include "record-opts.h"
 #include "perf-file.h"
@@ -102,6 +105,22 @@ int aux__setup_events(struct evlist *el, const struct record_opts *o)
 		}
 		return 0;
 	}
+	switch (aux__kind_of_type(aux->attr.type)) {
+	case AUX_INTEL_PT:
+	case AUX_CS_ETM:
+		/* Their AUXTRACE_INFO carries the tracer's own setup, which perfcap does not write. */
+		pr_err("%s: perfcap cannot yet describe this tracer's setup to perf (its "
+		       "AUXTRACE_INFO record): record it with perf record\n", aux->name);
+		return -EINVAL;
+	default:
+		break;
+	}
+	if (o->comp_level || o->overwrite) {
+		pr_err("%s: AUX area tracing with %s: perf 6.1 reads the trace only uncompressed "
+		       "and from a data ring perfcap can write its AUX area's place into\n",
+		       aux->name, o->comp_level ? "-z" : "--overwrite");
+		return -EINVAL;
+	}
 	while (el->evsels[at] != aux)
 		at++;
 	memmove(el->evsels + 1, el->evsels, at * sizeof(*el->evsels));
@@ -176,8 +195,16 @@ size_t aux__max_copy(const struct aux_ring *a)
 
 void aux__snapshot(struct aux_ring *a)
 {
+	/* Release: set by the record loop, taken by the ring's reader (aux__copy). */
 	if (a->snapshot && a->data)
-		a->snap_due = true;
+		__atomic_store_n(&a->snap_due, true, __ATOMIC_RELEASE);
+}
+
+static bool aux_ready(struct aux_ring *a)
+{
+	if (a->snapshot)
+		return __atomic_load_n(&a->snap_due, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&a->pc->aux_head, __ATOMIC_ACQUIRE) != a->prev;
 }
 
 ssize_t aux__copy(struct aux_ring *a, void *buf, size_t cap)
@@ -189,7 +216,7 @@ ssize_t aux__copy(struct aux_ring *a, void *buf, size_t cap)
 	unsigned char *out = buf;
 	uint64_t head, size, start, first, pad;
 
-	if (a->snapshot && !a->snap_due)
+	if (a->snapshot && !__atomic_load_n(&a->snap_due, __ATOMIC_ACQUIRE))
 		return 0;
 	/* Pairs with the PMU driver's barrier before it publishes aux_head. */
 	head = __atomic_load_n(&a->pc->aux_head, __ATOMIC_ACQUIRE);
@@ -205,7 +232,7 @@ ssize_t aux__copy(struct aux_ring *a, void *buf, size_t cap)
 	pad = (AUXTRACE_ALIGN - size % AUXTRACE_ALIGN) % AUXTRACE_ALIGN;
 	if (size && sizeof(ev) + size + pad > cap)
 		return -ENOSPC;
-	a->snap_due = false;
+	__atomic_store_n(&a->snap_due, false, __ATOMIC_RELAXED);
 	if (!size)
 		return 0;
 	ev.size = size + pad;
@@ -244,4 +271,112 @@ size_t aux__info(void *buf, size_t cap, enum aux_kind kind, const uint64_t *priv
 	if (nr)
 		memcpy(info->priv, priv, (size_t)nr * sizeof(uint64_t));
 	return size;
+}
+
+/* ---- in the recording ------------------------------------------------------ */
+
+int aux__map_rings(struct rings *r, const struct evlist *el, const struct record_opts *o)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	unsigned int pages = o->aux_pages;
+
+	if (!el->nr || !aux__evsel(el) || el->evsels[0] != aux__evsel(el))
+		return 0;
+	if (!pages)
+		pages = (geteuid() ? AUX_DEFAULT_BYTES_USER : AUX_DEFAULT_BYTES_ROOT) / page_size;
+	for (int c = 0; c < r->nr; c++) {
+		struct mmap *m = &r->maps[c];
+		struct aux_ring *a = xzalloc(sizeof(*a));
+		int err = aux__map(a, m->fd, m->base, m->map_len, pages, o->aux_snapshot);
+
+		if (err) {
+			pr_err("cannot mmap the AUX area of CPU %d (%u pages): %s.\n"
+			       "  Try a smaller -m ,M, or raise /proc/sys/kernel/perf_event_mlock_kb.\n",
+			       m->cpu, pages, strerror(-err));
+			free(a);
+			return err;
+		}
+		a->idx = c;
+		a->cpu = m->cpu;
+		/* perf's: the first thread of the target, or -1 for every thread of the CPU. */
+		a->tid = el->nr_threads && el->threads[0] > 0 ? (uint32_t)el->threads[0] : (uint32_t)-1;
+		a->snapshot_size = o->aux_snapshot_size;
+		m->aux = a;
+		err = mmap__grow_bufs(m, aux__max_copy(a));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+ssize_t aux__copy_ring(struct mmap *m, ssize_t copied, struct mmap_buf **bufp)
+{
+	struct mmap_buf *b;
+	ssize_t n;
+
+	if (!aux_ready(m->aux))
+		return copied;
+	b = mmap__filling(m);
+	if (!b)
+		return -ENOBUFS;
+	if (!copied)
+		b->fresh = b->len;
+	n = aux__copy(m->aux, b->data + b->len, b->cap - b->len);
+	if (n < 0)
+		return n;	/* -ENOSPC: the buffer goes on first, then again */
+	b->len += n;
+	m->bytes += n;
+	if (n)
+		*bufp = b;
+	return copied + n;
+}
+
+void aux__snapshot_rings(struct rings *r, struct record_threads *rt)
+{
+	uint64_t one = 1;
+
+	for (int i = 0; i < r->nr; i++)
+		if (r->maps[i].aux)
+			aux__snapshot(r->maps[i].aux);
+	for (int i = 0; rt && i < rt->nr; i++)
+		if (rt->t[i].wake_fd >= 0)
+			(void)!write(rt->t[i].wake_fd, &one, sizeof(one));
+}
+
+int aux__info_record(const struct evlist *el, const struct rings *r, struct strbuf *sb)
+{
+	const struct evsel *e = aux__evsel(el);
+	const struct perf_event_mmap_page *pc;
+	unsigned char buf[sizeof(struct perf_record_auxtrace_info) + 8 * sizeof(uint64_t)];
+	uint64_t priv[8];
+	enum aux_kind kind;
+	size_t len;
+	int nr = 0;
+
+	if (!e || !r->nr || !r->maps[0].aux)
+		return 0;
+	kind = aux__kind_of_type(e->attr.type);
+	pc = r->maps[0].aux->pc;
+	priv[nr++] = e->attr.type;
+	switch (kind) {
+	case AUX_ARM_SPE:
+		/* perf 6.1: the PMU type, then whether the AUX areas are per CPU. */
+		priv[nr++] = r->maps[0].cpu >= 0;
+		break;
+	case AUX_INTEL_BTS:
+		/* The PMU type, the TSC conversion of the control page, snapshot mode. */
+		priv[nr++] = pc->time_shift;
+		priv[nr++] = pc->time_mult;
+		priv[nr++] = pc->time_zero;
+		priv[nr++] = pc->cap_user_time_zero;
+		priv[nr++] = r->maps[0].aux->snapshot;
+		break;
+	default:
+		return -EINVAL;	/* aux__setup_events refused it */
+	}
+	len = aux__info(buf, sizeof(buf), kind, priv, nr);
+	if (!len)
+		return -EINVAL;
+	strbuf__add(sb, buf, len);
+	return 0;
 }

@@ -68,7 +68,12 @@ enum aux_kind aux__kind_of_type(uint32_t type);
 
 struct evlist;
 struct evsel;
+struct mmap;
+struct mmap_buf;
 struct record_opts;
+struct record_threads;
+struct rings;
+struct strbuf;
 
 /* The first event of el whose PMU is an AUX tracer; NULL: none. */
 struct evsel *aux__evsel(const struct evlist *el);
@@ -130,5 +135,34 @@ void aux__snapshot(struct aux_ring *a);
  * AUX_UNKNOWN (perf 6.1 refuses a file that names no tracer it knows).
  */
 size_t aux__info(void *buf, size_t cap, enum aux_kind kind, const uint64_t *priv, int nr);
+
+/* ---- in the recording ---------------------------------------------------- */
+
+/* -m ,M not given: perf's AUX area as root, 4 MiB; else 128 KiB. */
+#define AUX_DEFAULT_BYTES_ROOT (4u << 20)
+#define AUX_DEFAULT_BYTES_USER (128u << 10)
+
+/*
+ * The AUX area of each ring whose first event is the AUX event
+ * (aux__setup_events put it first): aux_pages pages (0: the default
+ * above), read-only with -S; each ring's buffers get room for a copy of
+ * it. 0 or -errno, said.
+ */
+int aux__map_rings(struct rings *r, const struct evlist *el, const struct record_opts *o);
+/*
+ * In a reader's pass, after ring m's own copy (copied bytes, into
+ * *bufp): the AUX area's trace behind it, as a PERF_RECORD_AUXTRACE and
+ * the data. Returns copied plus what it added, or mmap__copy's -ENOSPC
+ * and -ENOBUFS, which the pass answers as for the ring's own copy.
+ */
+ssize_t aux__copy_ring(struct mmap *m, ssize_t copied, struct mmap_buf **bufp);
+/* -S: a snapshot of every AUX area is due (SIGUSR2, 'snapshot'); rt's readers are woken for it. */
+void aux__snapshot_rings(struct rings *r, struct record_threads *rt);
+/*
+ * The AUXTRACE_INFO record of el's AUX event into sb (perf writes it
+ * before the synthesized records): nothing without an AUX event. 0 or
+ * -errno.
+ */
+int aux__info_record(const struct evlist *el, const struct rings *r, struct strbuf *sb);
 
 #endif

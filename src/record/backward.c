@@ -59,25 +59,6 @@ void backward__snapshot(struct mmap *m)
 		m->snap_due = true;
 }
 
-static struct mmap_buf *take_buf(struct mmap *m)
-{
-	struct mmap_buf *b = m->filling;
-
-	if (b)
-		return b;
-	for (int i = 0; i < m->nr_bufs; i++) {
-		b = &m->bufs[i];
-		if (b->state != MMAP_BUF_FREE)
-			continue;
-		b->len = 0;
-		b->state = MMAP_BUF_FILLED;
-		m->nr_free--;
-		m->filling = b;
-		return b;
-	}
-	return NULL;
-}
-
 static uint64_t data_head(struct mmap *m)
 {
 	/* Pairs with the kernel's smp_wmb() before it publishes data_head. */
@@ -112,7 +93,7 @@ ssize_t backward__copy(struct mmap *m, struct mmap_buf **bufp)
 	if (len) {
 		if (m->filling && m->filling->len + len > m->size)
 			return -ENOSPC;
-		b = take_buf(m);
+		b = mmap__filling(m);
 		if (!b)
 			return -ENOBUFS;	/* still due: copied once a buffer comes back */
 		copy_out(m, b, head, len);

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "record/aux.h"
 #include "record/mmap.h"
 #include "util.h"
 
@@ -198,6 +199,36 @@ struct chunk *mmap__hand_over(struct mmap_buf *b)
 	return &b->chunk;
 }
 
+struct mmap_buf *mmap__filling(struct mmap *m)
+{
+	struct mmap_buf *b = m->filling;
+
+	if (b || !m->nr_free)
+		return b;
+	b = free_buf(m);
+	if (!b)
+		return NULL;
+	b->len = 0;
+	b->fresh = 0;
+	b->state = MMAP_BUF_FILLED;
+	m->nr_free--;
+	m->filling = b;
+	return b;
+}
+
+int mmap__grow_bufs(struct mmap *m, size_t extra)
+{
+	for (int i = 0; i < m->nr_bufs; i++) {
+		char *p = realloc(m->bufs[i].data, m->bufs[i].cap + extra);
+
+		if (!p)
+			return -ENOMEM;
+		m->bufs[i].data = p;
+		m->bufs[i].cap += extra;
+	}
+	return 0;
+}
+
 void mmap__get(struct mmap *m)
 {
 	m->refcnt++;
@@ -207,6 +238,12 @@ void mmap__put(struct mmap *m)
 {
 	if (--m->refcnt > 0)
 		return;
+	/* The AUX area goes before the data ring it was mapped behind. */
+	if (m->aux) {
+		aux__unmap(m->aux);
+		free(m->aux);
+		m->aux = NULL;
+	}
 	if (m->map_len)
 		munmap(m->base, m->map_len);
 	m->base = NULL;

@@ -26,6 +26,7 @@
 #include "record/pipeline.h"
 
 struct mmap;
+struct aux_ring;
 
 enum mmap_buf_state { MMAP_BUF_FREE, MMAP_BUF_FILLED, MMAP_BUF_INFLIGHT };
 
@@ -57,6 +58,7 @@ struct mmap {
 	bool backward;
 	bool snap_due;
 	bool paused;		/* PERF_EVENT_IOC_PAUSE_OUTPUT is on (a fake ring: would be) */
+	struct aux_ring *aux;	/* its event's AUX area (record/aux.h); NULL: none */
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -103,6 +105,11 @@ ssize_t mmap__copy(struct mmap *m, bool may_defer, struct mmap_buf **bufp);
  * ring, until the chunk completes (then it is free again).
  */
 struct chunk *mmap__hand_over(struct mmap_buf *b);
+
+/* The buffer being filled, or a free one made it; NULL: every buffer is in flight. */
+struct mmap_buf *mmap__filling(struct mmap *m);
+/* Every buffer extra bytes larger (an AUX area's copies go behind the ring's). 0 or -ENOMEM. */
+int mmap__grow_bufs(struct mmap *m, size_t extra);
 
 void mmap__get(struct mmap *m);
 void mmap__put(struct mmap *m);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/aux.h"
 #include "record/record.h"
 
 /*
@@ -154,7 +155,10 @@ static int control_tick(struct record *rec)
 				fprintf(stderr, "%s\n", e->name);
 			break;
 		case CONTROL_SNAPSHOT:
-			/* perf 6.1: an AUX area snapshot (-S), which perfcap does not take; acked. */
+			/* perf 6.1: an AUX area snapshot (-S); without -S nothing to take. */
+			if (rec->opts.aux_snapshot)
+				aux__snapshot_rings(&rec->rings, &rec->readers);
+			break;
 		case CONTROL_PING:
 			break;
 		default:
@@ -273,6 +277,10 @@ static int switch_tick(struct record *rec, uint64_t now, bool sig)
 int record_control__tick(struct record *rec, uint64_t now, bool switch_signal)
 {
 	int err = delay_tick(rec, now);
+
+	/* -S: SIGUSR2 takes an AUX area snapshot, as in perf. */
+	if (switch_signal && rec->opts.aux_snapshot)
+		aux__snapshot_rings(&rec->rings, &rec->readers);
 
 	if (!err)
 		err = control_tick(rec);

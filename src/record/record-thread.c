@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "io/output.h"
+#include "record/aux.h"
 #include "record/backward.h"
 #include "record/record-thread.h"
 #include "util.h"
@@ -157,6 +158,10 @@ ssize_t pass__copy_ring(struct mmap *m, struct stage *s, bool may_defer, struct 
 	for (;;) {
 		ssize_t n = m->backward ? backward__copy(m, bufp) : mmap__copy(m, may_defer, bufp);
 		int err;
+
+		/* An AUX area's trace goes behind its ring's records (record/aux.h). */
+		if (n >= 0 && m->aux)
+			n = aux__copy_ring(m, n, bufp);
 
 		if (n == -ENOSPC) {
 			struct chunk *c = mmap__hand_over(m->filling);

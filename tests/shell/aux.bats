@@ -72,25 +72,34 @@ need_aux_pmu() {
 	need_perf
 	bin=$W/../tests/test_aux
 	[ -x "$bin" ] || skip "tests/unit/test_aux is not built ($bin)"
-	run env PERFCAP_AUX_FILE="$PWD/aux.data" "$bin"
-	echo "$output"
-	[ "$status" = 0 ]
-	# perf walks past each record's data (its size): every record is where it should be.
-	stats=$(perf_stats aux.data)
-	echo "$stats"
-	[ "$(stat_of Aggregated SAMPLE <<<"$stats")" = 1 ]
-	[ "$(stat_of Aggregated AUXTRACE_INFO <<<"$stats")" = 1 ]
-	[ "$(stat_of Aggregated AUXTRACE <<<"$stats")" = 2 ]
-	# perfcap's reader too (the file has no event names: perf's are its own).
-	[ "$(our_stats aux.data | grep ^Aggregated)" = "$(grep ^Aggregated <<<"$stats")" ]
-	# perf report -D prints each record's fields as written (then decodes the
-	# made-up trace as ARM SPE packets: its exit status is not about the records).
-	run perf report -D -i aux.data
-	grep -q 'PERF_RECORD_AUXTRACE_INFO type: 4$' <<<"$output"
-	grep -q 'PERF_RECORD_AUXTRACE size: 0xfa0  offset: 0  ref: 0  idx: 3  tid: -1  cpu: 0$' <<<"$output"
-	# 301 bytes from 4000 on: they wrap in the area, and are padded to 304.
-	grep -q 'PERF_RECORD_AUXTRACE size: 0x130  offset: 0xfa0  ref: 0  idx: 3  tid: -1  cpu: 0$' <<<"$output"
-	grep -q 'ARM SPE data: size 0x130 bytes' <<<"$output"
+	for kind in spe bts; do
+		case $kind in
+		spe) type=4 name='ARM SPE' ;;
+		bts) type=2 name='Intel BTS' ;;
+		esac
+		# The recorder's own AUXTRACE_INFO for such a PMU, then the records.
+		run env PERFCAP_AUX_FILE="$PWD/$kind.data" PERFCAP_AUX_KIND=$kind "$bin"
+		echo "$output"
+		[ "$status" = 0 ]
+		# perf walks past each record's data (its size): every record is where it should be.
+		stats=$(perf_stats "$kind.data")
+		echo "$stats"
+		[ "$(stat_of Aggregated SAMPLE <<<"$stats")" = 1 ]
+		[ "$(stat_of Aggregated AUXTRACE_INFO <<<"$stats")" = 1 ]
+		[ "$(stat_of Aggregated AUXTRACE <<<"$stats")" = 2 ]
+		# perfcap's reader too (the file has no event names: perf's are its own).
+		[ "$(our_stats "$kind.data" | grep ^Aggregated)" = "$(grep ^Aggregated <<<"$stats")" ]
+		# perf report -D takes the AUXTRACE_INFO (it refuses one it cannot
+		# set its decoder up from) and prints each record's fields as written,
+		# then decodes the made-up trace: its exit status is not about the records.
+		run perf report -D -i "$kind.data"
+		grep -q "PERF_RECORD_AUXTRACE_INFO type: $type\$" <<<"$output"
+		refute grep -q 'failed to process type' <<<"$output"
+		grep -q 'PERF_RECORD_AUXTRACE size: 0xfa0  offset: 0  ref: 0  idx: 3  tid: -1  cpu: 0$' <<<"$output"
+		# 301 bytes from 4000 on: they wrap in the area, and are padded to 304.
+		grep -q 'PERF_RECORD_AUXTRACE size: 0x130  offset: 0xfa0  ref: 0  idx: 3  tid: -1  cpu: 0$' <<<"$output"
+		grep -qE "$name data: size (0x130|304) bytes" <<<"$output"
+	done
 }
 
 @test "AUX area tracing on the machine's AUX PMU: AUXTRACE records perf decodes" {

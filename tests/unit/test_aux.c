@@ -20,9 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/evlist.h"
+#include "events/pmu.h"
 #include "format/perf-data.h"
 #include "perf-file.h"
 #include "record/aux.h"
+#include "record/mmap.h"
+#include "record/record-stats.h"
+#include "record/record-thread.h"
+#include "record/rings.h"
+#include "record-opts.h"
+#include "tmpdir.h"
 #include "util.h"
 
 #define AREA 4096
@@ -192,6 +200,200 @@ static void test_auxtrace_info(void **state)
 	assert_int_equal(aux__info(buf, 39, AUX_INTEL_PT, priv, 3), 0);
 }
 
+/* The ring the AUX event owns, in memory: a control page, then RING bytes. */
+#define PAGE 4096
+#define RING 4096
+
+static void ring_put(unsigned char *mem, uint16_t len, uint64_t ip)
+{
+	struct perf_event_mmap_page *pc = (void *)mem;
+	struct {
+		struct perf_event_header h;
+		uint64_t ip, time;
+	} rec = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(rec) }, ip, ip };
+
+	assert_int_equal(len, sizeof(rec));
+	memcpy(mem + PAGE + (pc->data_head & (RING - 1)), &rec, sizeof(rec));
+	__atomic_store_n(&pc->data_head, pc->data_head + len, __ATOMIC_RELEASE);
+}
+
+static void test_reader_pass_puts_the_trace_behind_the_ring(void **state)
+{
+	static struct fake_aux f;
+	unsigned char *mem = calloc(1, PAGE + RING);
+	struct aux_ring *a = calloc(1, sizeof(*a));
+	struct mmap m;
+	struct mmap_buf *b = NULL;
+	struct record_stats st;
+
+	assert_int_equal(mmap__init_fake(&m, mem, PAGE, RING, 1), 0);
+	memset(&f, 0, sizeof(f));
+	aux__init_fake(a, &f.pc, f.data, AREA, false);
+	a->idx = 3;
+	a->cpu = 1;
+	m.aux = a;
+	assert_int_equal(mmap__grow_bufs(&m, aux__max_copy(a)), 0);
+	ring_put(mem, 24, 1);
+	ring_put(mem, 24, 2);
+	pmu_write(&f, 300);
+	/* The ring's records, then one AUXTRACE and its data, in one buffer. */
+	assert_int_equal(pass__copy_ring(&m, NULL, false, &b), 48 + 48 + 304);
+	assert_non_null(b);
+	check_record((unsigned char *)b->data + 48, 48 + 304, 0, 300, 1);
+	record_stats__init(&st, PERF_SAMPLE_IP | PERF_SAMPLE_TIME);
+	record_stats__observe(&st, b->data + b->fresh, b->len - b->fresh);
+	/* The trace is skipped as the AUXTRACE's payload, not read as records. */
+	assert_int_equal(st.samples, 2);
+	assert_int_equal(st.bad, 0);
+	/* Trace with no new records: it alone, behind what the buffer holds. */
+	pmu_write(&f, 8);
+	assert_int_equal(pass__copy_ring(&m, NULL, false, &b), 48 + 8);
+	assert_int_equal(b->fresh, 48 + 48 + 304);
+	check_record((unsigned char *)b->data + b->fresh, 48 + 8, 300, 8, 1);
+	assert_int_equal(f.pc.aux_tail, 308);
+	/* Nothing new in either: nothing copied. */
+	assert_int_equal(pass__copy_ring(&m, NULL, false, &b), 0);
+	mmap__close(&m);	/* the AUX area goes with its ring */
+	free(mem);
+}
+
+/* A sysfs with an AUX tracer of each kind (types 8..11) and a cpu PMU, under tmpdir. */
+static void fake_sysfs(void)
+{
+	static const char *const pmus[][2] = {
+		{ "arm_spe_0", "8" }, { "intel_bts", "9" }, { "intel_pt", "10" },
+		{ "cs_etm", "11" }, { "cpu", "4" },
+	};
+	char cmd[1024];
+
+	for (size_t i = 0; i < ARRAY_SIZE(pmus); i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s/bus/event_source/devices/%s' && "
+			 "echo %s > '%s/bus/event_source/devices/%s/type'", tmpdir, pmus[i][0],
+			 pmus[i][1], tmpdir, pmus[i][0]);
+		assert_int_equal(system(cmd), 0);
+	}
+	pmu__set_sysfs_root(tmpdir);
+}
+
+static struct evsel *add_event(struct evlist *el, uint32_t type, const char *name,
+			       struct evsel *leader)
+{
+	struct perf_event_attr attr = { .type = type, .size = PERFCAP_ATTR_SIZE,
+					.sample_type = PERF_SAMPLE_IP };
+	struct evsel *e = evsel__new(&attr, name);
+
+	e->leader = leader ? leader : e;
+	if (leader)
+		leader->nr_members++;
+	evlist__add(el, e);
+	return e;
+}
+
+static void test_events_an_aux_event_leads(void **state)
+{
+	struct record_opts o = { 0 };
+	struct evlist el;
+	struct evsel *cs, *spe, *member;
+
+	fake_sysfs();
+	assert_int_equal(aux__kind_of_type(8), AUX_ARM_SPE);
+	assert_int_equal(aux__kind_of_type(9), AUX_INTEL_BTS);
+	assert_int_equal(aux__kind_of_type(4), AUX_UNKNOWN);
+	assert_int_equal(aux__kind_of_type(12), AUX_UNKNOWN);
+	evlist__init(&el);
+	cs = add_event(&el, PERF_TYPE_SOFTWARE, "cs", NULL);
+	spe = add_event(&el, 8, "arm_spe_0//", NULL);
+	member = add_event(&el, PERF_TYPE_SOFTWARE, "cpu-clock", spe);
+	assert_ptr_equal(aux__evsel(&el), spe);
+	/* The AUX event goes first: its fd owns its CPU's ring and AUX area. */
+	assert_int_equal(aux__setup_events(&el, &o), 0);
+	assert_ptr_equal(el.evsels[0], spe);
+	assert_ptr_equal(el.evsels[1], cs);
+	assert_ptr_equal(el.evsels[2], member);
+	assert_int_equal(el.evsels[2]->idx, 2);
+	/* --aux-sample: the AUX event's group only, and not the AUX event. */
+	o.aux_sample = true;
+	o.aux_sample_size = 8192;
+	aux__config(&el, &o);
+	assert_true(member->attr.sample_type & PERF_SAMPLE_AUX);
+	assert_int_equal(member->attr.aux_sample_size, 8192);
+	assert_false(cs->attr.sample_type & PERF_SAMPLE_AUX);
+	assert_false(spe->attr.sample_type & PERF_SAMPLE_AUX);
+	/* perf 6.1 reads AUX trace only uncompressed. */
+	o.comp_level = 1;
+	assert_int_equal(aux__setup_events(&el, &o), -EINVAL);
+	evlist__exit(&el);
+	/* Tracers whose AUXTRACE_INFO perfcap cannot write are refused. */
+	evlist__init(&el);
+	add_event(&el, 10, "intel_pt//", NULL);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(aux__setup_events(&el, &o), -EINVAL);
+	evlist__exit(&el);
+	/* No AUX event: -S and --aux-sample are refused, nothing else. */
+	evlist__init(&el);
+	add_event(&el, PERF_TYPE_SOFTWARE, "cpu-clock", NULL);
+	assert_int_equal(aux__setup_events(&el, &o), 0);
+	o.aux_snapshot = true;
+	assert_int_equal(aux__setup_events(&el, &o), -EINVAL);
+	evlist__exit(&el);
+	pmu__set_sysfs_root(NULL);
+}
+
+/* The AUXTRACE_INFO the recorder writes for an AUX event of type (one ring, on CPU 0). */
+static size_t recorder_info(uint32_t type, bool snapshot, unsigned char *out, size_t cap)
+{
+	static struct fake_aux f;
+	struct aux_ring a;
+	struct mmap m = { .cpu = 0, .aux = &a };
+	struct rings r = { .maps = &m, .nr = 1 };
+	struct strbuf sb = { 0 };
+	struct evlist el;
+	size_t len;
+
+	memset(&f, 0, sizeof(f));
+	f.pc.time_shift = 10;
+	f.pc.time_mult = 123456;
+	f.pc.time_zero = 789;
+	f.pc.cap_user_time_zero = 1;
+	aux__init_fake(&a, &f.pc, f.data, AREA, snapshot);
+	evlist__init(&el);
+	add_event(&el, type, "aux", NULL);
+	if (aux__info_record(&el, &r, &sb) || sb.len > cap)
+		return 0;
+	memcpy(out, sb.data, sb.len);
+	len = sb.len;
+	strbuf__exit(&sb);
+	evlist__exit(&el);
+	return len;
+}
+
+static void test_recorder_info_per_tracer(void **state)
+{
+	unsigned char buf[128];
+	uint64_t priv[8];
+
+	fake_sysfs();
+	/* ARM SPE (perf 6.1): its PMU type, AUX areas per CPU. */
+	assert_int_equal(recorder_info(8, false, buf, sizeof(buf)), 16 + 16);
+	assert_int_equal(((struct perf_record_auxtrace_info *)buf)->type, AUX_ARM_SPE);
+	memcpy(priv, buf + 16, 16);
+	assert_int_equal(priv[0], 8);
+	assert_int_equal(priv[1], 1);
+	/* Intel BTS: type, the control page's time conversion, snapshot mode. */
+	assert_int_equal(recorder_info(9, true, buf, sizeof(buf)), 16 + 48);
+	assert_int_equal(((struct perf_record_auxtrace_info *)buf)->type, AUX_INTEL_BTS);
+	memcpy(priv, buf + 16, 48);
+	assert_int_equal(priv[0], 9);
+	assert_int_equal(priv[1], 10);
+	assert_int_equal(priv[2], 123456);
+	assert_int_equal(priv[3], 789);
+	assert_int_equal(priv[4], 1);
+	assert_int_equal(priv[5], 1);
+	/* No AUX event: no record. */
+	assert_int_equal(recorder_info(PERF_TYPE_SOFTWARE, false, buf, sizeof(buf)), 0);
+	pmu__set_sysfs_root(NULL);
+}
+
 /* For aux.bats: a perf.data at path with a sample and two AUXTRACE records (one wrapped). */
 static int write_file_for_perf(const char *path)
 {
@@ -220,12 +422,17 @@ static int write_file_for_perf(const char *path)
 
 	perf_data__build_start(&pa, 1, &sb, &hdr);
 	data_start = sb.len;
-	/* As perf writes it, first: ARM SPE's (perf 6.1: its PMU type, per-CPU mmaps). */
+	/* As perf writes it, first: the recorder's AUXTRACE_INFO for an ARM SPE or Intel BTS PMU. */
 	{
-		uint64_t priv[2] = { 8, 1 };
-		size_t len = aux__info(buf, sizeof(buf), AUX_ARM_SPE, priv, 2);
+		const char *kind = getenv("PERFCAP_AUX_KIND");
+		size_t len;
 
-		if (len != 32)
+		if (tmpdir_setup(NULL))
+			return 1;
+		fake_sysfs();
+		len = recorder_info(kind && !strcmp(kind, "bts") ? 9 : 8, false, buf, sizeof(buf));
+		tmpdir_teardown(NULL);
+		if (!len)
 			return 1;
 		strbuf__add(&sb, buf, len);
 	}
@@ -258,9 +465,12 @@ int main(void)
 		cmocka_unit_test(test_no_room_copies_nothing),
 		cmocka_unit_test(test_snapshot_area_is_read_at_a_snapshot_only),
 		cmocka_unit_test(test_auxtrace_info),
+		cmocka_unit_test(test_reader_pass_puts_the_trace_behind_the_ring),
+		cmocka_unit_test(test_events_an_aux_event_leads),
+		cmocka_unit_test(test_recorder_info_per_tracer),
 	};
 
 	if (path)
 		return write_file_for_perf(path);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
