@@ -35,7 +35,7 @@ uint64_t backward__range(const unsigned char *data, uint64_t size, uint64_t head
 
 bool backward__unpaused_ok(uint64_t size, uint64_t len, uint64_t written)
 {
-	return len + written <= size / 2;
+	return size >= BACKWARD_UNPAUSED_MIN && len + written <= size / 2;
 }
 
 static void set_paused(struct mmap *m, bool on)

@@ -17,10 +17,11 @@
  * (PERF_EVENT_IOC_PAUSE_OUTPUT) while it reads them, and what the kernel
  * could not write meanwhile comes as a LOST record. perfcap pauses a
  * ring only when what it copies and what the kernel wrote during the
- * copy come to more than half the ring (backward__unpaused_ok): then the
- * kernel's writes, and a record it is still writing, may have reached
- * the bytes copied, and the ring is copied again, paused, and let go at
- * once. A ring read at every few seconds' signal is not paused at all.
+ * copy come to more than half the ring, or the ring is small
+ * (backward__unpaused_ok): then the kernel's writes, and the records it
+ * is still writing, may have reached the bytes copied, and the ring is
+ * copied again, paused, and let go at once (the pause lasts one copy,
+ * not the whole pass over the rings as perf's does).
  *
  * The bytes go down the reader's pipeline as a forward ring's do; a
  * chunk holds its records newest first, which perf report sorts like
@@ -48,9 +49,12 @@ uint64_t backward__range(const unsigned char *data, uint64_t size, uint64_t head
 /*
  * May len bytes be copied from a ring of size bytes without pausing it,
  * when the kernel wrote written bytes during the copy? The other half
- * of the ring is the room for the records still being written (one per
- * nesting level of the CPU: task, softirq, irq, NMI).
+ * of the ring is the room for the records the kernel is still writing,
+ * which data_head does not show yet: one per nesting level of the CPU
+ * (task, softirq, irq, NMI), each under 64 KiB (its size is a u16), so
+ * a ring of less than BACKWARD_UNPAUSED_MIN is always paused.
  */
+#define BACKWARD_UNPAUSED_MIN (2 * 4 * 65536ULL)
 bool backward__unpaused_ok(uint64_t size, uint64_t len, uint64_t written);
 
 /* A snapshot of backward ring m is due: the readers' next pass takes it. */

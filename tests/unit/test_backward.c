@@ -220,12 +220,17 @@ static void test_never_written_space_ends_the_walk(void **state)
 
 static void test_paused_only_when_the_copy_could_be_written_over(void **state)
 {
+	uint64_t big = BACKWARD_UNPAUSED_MIN;
+
 	/* Half the ring is the room for what the kernel writes meanwhile. */
-	assert_true(backward__unpaused_ok(RING, 1000, 0));
-	assert_true(backward__unpaused_ok(RING, 1000, 1048));
-	assert_false(backward__unpaused_ok(RING, 1000, 1049));
-	assert_false(backward__unpaused_ok(RING, RING, 0));
-	assert_false(backward__unpaused_ok(RING, RING / 2 + 8, 0));
+	assert_true(backward__unpaused_ok(big, 1000, 0));
+	assert_true(backward__unpaused_ok(big, 1000, big / 2 - 1000));
+	assert_false(backward__unpaused_ok(big, 1000, big / 2 - 999));
+	assert_false(backward__unpaused_ok(big, big, 0));
+	assert_false(backward__unpaused_ok(big, big / 2 + 8, 0));
+	/* Records still being written could reach across a small ring's half. */
+	assert_false(backward__unpaused_ok(big / 2, 8, 0));
+	assert_false(backward__unpaused_ok(RING, 8, 0));
 }
 
 static void test_every_buffer_in_flight_waits(void **state)
