@@ -358,10 +358,9 @@ static size_t recorder_info(uint32_t type, bool snapshot, unsigned char *out, si
 	aux__init_fake(&a, &f.pc, f.data, AREA, snapshot);
 	evlist__init(&el);
 	add_event(&el, type, "aux", NULL);
-	if (aux__info_record(&el, &r, &sb) || sb.len > cap)
-		return 0;
-	memcpy(out, sb.data, sb.len);
-	len = sb.len;
+	len = !aux__info_record(&el, &r, &sb) && sb.len <= cap ? sb.len : 0;
+	if (len)
+		memcpy(out, sb.data, len);
 	strbuf__exit(&sb);
 	evlist__exit(&el);
 	return len;
