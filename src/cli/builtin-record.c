@@ -763,6 +763,13 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 	}
 	record_threads__drain(&rec->readers);
 	record__take_stats(rec);
+	/*
+	 * --overwrite: the ring overwrote the maps of what started long
+	 * before the snapshot; the tasks and maps of now follow it, as
+	 * perf's --overwrite synthesizes at the end (--tail-synthesize).
+	 */
+	if (!err && rec->opts.overwrite)
+		err = record__synthesize(rec, true);
 	if (!err)
 		record__emit_lost_samples(rec);
 	*ended_by_signal = done_signal != 0;

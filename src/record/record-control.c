@@ -215,6 +215,9 @@ static int record__switch_output(struct record *rec)
 	}
 	output__set_err(&rec->out, err);
 	err = record_threads__drain(rt);
+	/* --overwrite: the snapshot's tasks and maps of now, behind it (record__stop says why). */
+	if (!err && o->overwrite)
+		err = record__synthesize(rec, true);
 	if (err)
 		return err;
 	wakeups = record_threads__total(rt, wakeups);

@@ -158,3 +158,25 @@ snapshot_clean() { # FILE
 	wait "$pid" || true
 	grep -q ' rw-s ' <<<"$maps"
 }
+
+@test "--overwrite -m 1 --switch-output: a snapshot whose ring overwrote the command's maps still resolves its samples (the maps of now follow it)" {
+	"$P" record --overwrite -m 1 --switch-output -e cpu-clock -o tail.data \
+		-- "$W/parallel" -t 3 2>record.err &
+	pid=$!
+	wait_for workload_ran "$pid" parallel 300
+	kill -USR2 "$pid"
+	wait_for compgen -G 'tail.data.*'
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat record.err
+	[ "$rc" = 0 ]
+	files=(tail.data.*)
+	snapshot_clean "${files[0]}"
+	# One page a ring: the exec's MMAP2 went long before the signal; the
+	# map that names burn was synthesized behind the snapshot, as perf's
+	# --overwrite synthesizes at the end of each file.
+	perf_ok script -i "${files[0]}" --show-mmap-events
+	grep -q 'PERF_RECORD_MMAP2.*workloads/parallel' "$PERF_OUT"
+	[ "$(top_entry "${files[0]}" | awk '{ print $3 }')" = burn ]
+}
