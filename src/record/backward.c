@@ -84,7 +84,7 @@ ssize_t backward__copy(struct mmap *m, struct mmap_buf **bufp)
 	if (!m->snap_due)
 		return 0;
 	head = data_head(m);
-	/* More than half the ring unread: the kernel could overwrite it while it is copied. */
+	/* A small ring, or more than half of it unread: the kernel could write over it meanwhile. */
 	if (!backward__unpaused_ok(m->size, m->prev - head, 0)) {
 		set_paused(m, true);
 		head = data_head(m);
