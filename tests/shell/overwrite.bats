@@ -180,3 +180,15 @@ snapshot_clean() { # FILE
 	grep -q 'PERF_RECORD_MMAP2.*workloads/parallel' "$PERF_OUT"
 	[ "$(top_entry "${files[0]}" | awk '{ print $3 }')" = burn ]
 }
+
+@test "--overwrite -a: hotspot's parser reads the snapshot, every sample perf sees, in time order" {
+	need_hotspot_perfparser
+	pc_record --overwrite -a -e cpu-clock -o hs.data -- "$W/parallel" -t 1
+	snapshot_clean hs.data
+	# The ring's records come newest first, as perf writes them; the parser sorts them.
+	"$HOTSPOT_PP" --print-stats --input hs.data >hs.out 2>hs.err
+	strings hs.out >stats
+	grep -E '^(samples|rounds|samples time violations):' stats
+	[ "$(awk '/^samples:/ { print $2 }' stats)" = "$(perf_samples hs.data)" ]
+	[ "$(awk '/^samples time violations:/ { print $4 }' stats)" = 0 ]
+}
