@@ -85,6 +85,13 @@ struct record_opts {
 	/* buffers and output */
 	unsigned int mmap_pages; /* -m: data pages per ring, rounded up to a power of two as perf; 0: default */
 	unsigned int aux_pages;	/* -m N,M: AUX area pages (power of two); 0: default */
+	bool overwrite;		/* --overwrite: backward rings, read at each --switch-output and at the end */
+	/* AUX area tracing (record/aux.h) */
+	bool aux_snapshot;	/* -S / --snapshot[=[e][size]]: the AUX area read at SIGUSR2 only */
+	bool aux_snapshot_on_exit;	/* -Se: and at the end */
+	uint64_t aux_snapshot_size;	/* -S size: at most that much of the newest trace; 0: the area */
+	bool aux_sample;	/* --aux-sample[=size]: PERF_SAMPLE_AUX in the AUX event's group */
+	uint32_t aux_sample_size;	/* its bytes a sample (default OPTS_DEFAULT_AUX_SAMPLE_SIZE) */
 	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22 (-z alone: 1; -z0: zstd's default, 3); 0 off */
 	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */
 	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */
@@ -144,5 +151,8 @@ struct record_opts {
 #define OPTS_MAX_AIO 64
 #define OPTS_MAX_COMP_LEVEL 22
 #define OPTS_DEFAULT_AIO 1
+/* perf 6.1's --aux-sample: 4 KiB a sample by default, at most 60 KiB (a sample is at most 64 KiB). */
+#define OPTS_DEFAULT_AUX_SAMPLE_SIZE 4096
+#define OPTS_MAX_AUX_SAMPLE_SIZE (60 * 1024)
 
 #endif

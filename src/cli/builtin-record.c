@@ -43,6 +43,7 @@
 #include "format/pipe-data.h"
 #include "format/synthesize.h"
 #include "perf-file.h"
+#include "record/aux.h"
 #include "record/record.h"
 #include "sys.h"
 
@@ -231,7 +232,8 @@ static void status_snapshot(struct record *rec, struct status_snapshot *snap)
 		uint64_t ready = pc ? __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) -
 				      __atomic_load_n(&pc->data_tail, __ATOMIC_ACQUIRE) : 0;
 
-		if (m->size && ready * 100 / m->size >= best && ready) {
+		/* A backward ring has no tail: how full it is says nothing. */
+		if (!m->backward && m->size && ready * 100 / m->size >= best && ready) {
 			best = ready * 100 / m->size;
 			snap->ring_cpu = m->cpu;
 		}
@@ -532,6 +534,9 @@ static int record__targets_and_events(struct record *rec, int *status)
 		return err;
 	}
 	err = setup_events(rec);
+	/* -S, --aux-sample: perf's refusals without an AUX event; it goes first. */
+	if (!err)
+		err = aux__setup_events(&rec->evlist, &rec->opts);
 	if (err)
 		*status = err == -EACCES || err == -EPERM ? 1 : 2;
 	return err;
@@ -745,13 +750,27 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 				strerror(-derr));
 	}
 	if (!err) {
-		ssize_t n = record_threads__last_pass(&rec->readers, record__now_ns());
+		ssize_t n;
+
+		/* --overwrite: the flight recorder's rings are read now, and only now. */
+		rings__snapshot(&rec->rings);
+		/* -Se: and the AUX areas. */
+		if (rec->opts.aux_snapshot_on_exit)
+			aux__snapshot_rings(&rec->rings, NULL);
+		n = record_threads__last_pass(&rec->readers, record__now_ns());
 
 		if (n < 0)
 			err = n;
 	}
 	record_threads__drain(&rec->readers);
 	record__take_stats(rec);
+	/*
+	 * --overwrite: the ring overwrote the maps of what started long
+	 * before the snapshot; the tasks and maps of now follow it, as
+	 * perf's --overwrite synthesizes at the end (--tail-synthesize).
+	 */
+	if (!err && rec->opts.overwrite)
+		err = record__synthesize(rec, true);
 	if (!err)
 		record__emit_lost_samples(rec);
 	if (!err)
@@ -802,6 +821,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	if (err)
 		return err;
 	evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	aux__config(&rec->evlist, o);
 	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
 
@@ -809,6 +829,8 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	if (err)
 		return err;
 	err = rings__map(&rec->rings, &rec->evlist, pages, nr_bufs);
+	if (!err)
+		err = aux__map_rings(&rec->rings, &rec->evlist, o);
 	if (err)
 		return err;
 	err = record__setup_readers(rec, wake_fd);

@@ -667,6 +667,41 @@ static int opt_comp_level(struct record_opts *o, const char *arg, struct parse_s
 	return 0;
 }
 
+/* -S[e][size], as perf 6.1: e also takes a snapshot at the end; size in bytes (0x1000 too). */
+static int opt_snapshot(struct record_opts *o, const char *arg, struct parse_state *st,
+			char *err, int errlen)
+{
+	uint64_t val = 0;
+
+	(void)st;
+	o->aux_snapshot = true;
+	if (!arg)
+		return 0;
+	if (*arg == 'e') {
+		o->aux_snapshot_on_exit = true;
+		arg++;
+	}
+	if (*arg && parse_u64(arg, 0, &val))
+		return usage_err(err, errlen, "invalid -S value '%s': expected [e][size in "
+				 "bytes]", arg);
+	o->aux_snapshot_size = val;
+	return 0;
+}
+
+static int opt_aux_sample(struct record_opts *o, const char *arg, struct parse_state *st,
+			  char *err, int errlen)
+{
+	uint64_t val = OPTS_DEFAULT_AUX_SAMPLE_SIZE;
+
+	(void)st;
+	o->aux_sample = true;
+	if (arg && *arg && (parse_u64(arg, 0, &val) || !val || val > OPTS_MAX_AUX_SAMPLE_SIZE))
+		return usage_err(err, errlen, "invalid --aux-sample value '%s': expected a size "
+				 "in bytes, 1..%d", arg, OPTS_MAX_AUX_SAMPLE_SIZE);
+	o->aux_sample_size = (uint32_t)val;
+	return 0;
+}
+
 /* "100M", "4096", "1G": bytes, with perf's B/K/M/G tags. */
 static int parse_size(const char *str, uint64_t *bytes)
 {
@@ -970,6 +1005,13 @@ static const struct opt_def opt_table[] = {
 	SECTION("buffers and output:"),
 	OPT("mmap-pages", 'm', ARG_REQUIRED, "<n[,m]>", opt_mmap,
 	    "data pages per ring, or a size: 512K; ,m: AUX pages"),
+	OPT("snapshot", 'S', ARG_OPTIONAL, "<[e][size]>", opt_snapshot,
+	    "AUX area snapshot mode: read it at SIGUSR2\n"
+	    "(e: and at the end), at most size bytes"),
+	OPT("aux-sample", 0, ARG_OPTIONAL, "<size>", opt_aux_sample,
+	    "samples carry the AUX area's newest size bytes"),
+	FLAG("overwrite", 0, overwrite, "a flight recorder: rings overwrite their oldest\n"
+	     "data and are read at --switch-output and at the end"),
 	OPT("output", 'o', ARG_REQUIRED, "<file>", opt_output,
 	    "output file (default perf.data; - for a pipe)"),
 	FLAG("no-buildid-cache", 'N', no_buildid_cache, "do not update the build-id cache"),

@@ -225,6 +225,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 	a->size = PERFCAP_ATTR_SIZE;
 	a->sample_id_all = 1;
 	a->inherit = !opts->no_inherit;
+	a->write_backward = opts->overwrite;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	/* perf samples TIME, CPU and PERIOD only in some modes; perfcap always. */
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |

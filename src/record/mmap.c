@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "record/aux.h"
 #include "record/mmap.h"
 #include "util.h"
 
@@ -41,7 +42,7 @@ static void bufs_exit(struct mmap *m)
 	m->bufs = NULL;
 }
 
-int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+static int map_ring(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs, int prot)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
@@ -53,7 +54,7 @@ int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
 	m->mask = m->size - 1;
 	m->map_len = (pages + 1) * page_size;
 	/* Populated: the first pass over a ring takes no page faults. */
-	m->base = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	m->base = mmap(NULL, m->map_len, prot, MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (m->base == MAP_FAILED) {
 		err = -errno;
 		m->base = NULL;
@@ -67,6 +68,23 @@ int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
 		munmap(m->base, m->map_len);
 		m->base = NULL;
 	}
+	return err;
+}
+
+int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+{
+	return map_ring(m, fd, cpu, pages, nr_bufs, PROT_READ | PROT_WRITE);
+}
+
+/*
+ * Without PROT_WRITE the kernel ignores data_tail and overwrites the
+ * oldest records (its ring is in overwrite mode): the flight recorder.
+ */
+int mmap__init_backward(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs)
+{
+	int err = map_ring(m, fd, cpu, pages, nr_bufs, PROT_READ);
+
+	m->backward = !err;
 	return err;
 }
 
@@ -181,6 +199,36 @@ struct chunk *mmap__hand_over(struct mmap_buf *b)
 	return &b->chunk;
 }
 
+struct mmap_buf *mmap__filling(struct mmap *m)
+{
+	struct mmap_buf *b = m->filling;
+
+	if (b || !m->nr_free)
+		return b;
+	b = free_buf(m);
+	if (!b)
+		return NULL;
+	b->len = 0;
+	b->fresh = 0;
+	b->state = MMAP_BUF_FILLED;
+	m->nr_free--;
+	m->filling = b;
+	return b;
+}
+
+int mmap__grow_bufs(struct mmap *m, size_t extra)
+{
+	for (int i = 0; i < m->nr_bufs; i++) {
+		char *p = realloc(m->bufs[i].data, m->bufs[i].cap + extra);
+
+		if (!p)
+			return -ENOMEM;
+		m->bufs[i].data = p;
+		m->bufs[i].cap += extra;
+	}
+	return 0;
+}
+
 void mmap__get(struct mmap *m)
 {
 	m->refcnt++;
@@ -190,6 +238,12 @@ void mmap__put(struct mmap *m)
 {
 	if (--m->refcnt > 0)
 		return;
+	/* The AUX area goes before the data ring it was mapped behind. */
+	if (m->aux) {
+		aux__unmap(m->aux);
+		free(m->aux);
+		m->aux = NULL;
+	}
 	if (m->map_len)
 		munmap(m->base, m->map_len);
 	m->base = NULL;

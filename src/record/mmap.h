@@ -26,6 +26,7 @@
 #include "record/pipeline.h"
 
 struct mmap;
+struct aux_ring;
 
 enum mmap_buf_state { MMAP_BUF_FREE, MMAP_BUF_FILLED, MMAP_BUF_INFLIGHT };
 
@@ -50,6 +51,14 @@ struct mmap {
 	uint64_t prev;		/* our tail: bytes consumed so far */
 	int refcnt;		/* 1 while open + 1 per write in flight */
 	bool closed;
+	/*
+	 * --overwrite: a backward ring, mapped read-only, that the kernel
+	 * overwrites; it is read only when a snapshot is due (backward.h).
+	 */
+	bool backward;
+	bool snap_due;
+	bool paused;		/* PERF_EVENT_IOC_PAUSE_OUTPUT is on (a fake ring: would be) */
+	struct aux_ring *aux;	/* its event's AUX area (record/aux.h); NULL: none */
 	struct mmap_buf *bufs;
 	int nr_bufs;
 	int nr_free;
@@ -68,6 +77,8 @@ struct mmap {
 
 /* Map the ring of a perf event fd: 1 + pages pages. 0 or -errno. */
 int mmap__init(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs);
+/* The same, read-only, for write_backward events: a backward ring (backward.h). */
+int mmap__init_backward(struct mmap *m, int fd, int cpu, unsigned int pages, int nr_bufs);
 /*
  * A ring in ordinary memory, for tests: base points to a control page
  * (struct perf_event_mmap_page) followed at page_size by size bytes.
@@ -94,6 +105,11 @@ ssize_t mmap__copy(struct mmap *m, bool may_defer, struct mmap_buf **bufp);
  * ring, until the chunk completes (then it is free again).
  */
 struct chunk *mmap__hand_over(struct mmap_buf *b);
+
+/* The buffer being filled, or a free one made it; NULL: every buffer is in flight. */
+struct mmap_buf *mmap__filling(struct mmap *m);
+/* Every buffer extra bytes larger (an AUX area's copies go behind the ring's). 0 or -ENOMEM. */
+int mmap__grow_bufs(struct mmap *m, size_t extra);
 
 void mmap__get(struct mmap *m);
 void mmap__put(struct mmap *m);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/aux.h"
 #include "record/record.h"
 
 /*
@@ -154,7 +155,10 @@ static int control_tick(struct record *rec)
 				fprintf(stderr, "%s\n", e->name);
 			break;
 		case CONTROL_SNAPSHOT:
-			/* perf 6.1: an AUX area snapshot (-S), which perfcap does not take; acked. */
+			/* perf 6.1: an AUX area snapshot (-S); without -S nothing to take. */
+			if (rec->opts.aux_snapshot)
+				aux__snapshot_rings(&rec->rings, &rec->readers);
+			break;
 		case CONTROL_PING:
 			break;
 		default:
@@ -203,12 +207,17 @@ static int record__switch_output(struct record *rec)
 
 	err = record_threads__stop(rt);
 	if (!err) {
+		/* --overwrite: each file is a snapshot of the flight recorder's rings. */
+		rings__snapshot(&rec->rings);
 		n = record_threads__last_pass(rt, record__now_ns());
 		if (n < 0)
 			err = n;
 	}
 	output__set_err(&rec->out, err);
 	err = record_threads__drain(rt);
+	/* --overwrite: the snapshot's tasks and maps of now, behind it (record__stop says why). */
+	if (!err && o->overwrite)
+		err = record__synthesize(rec, true);
 	if (err)
 		return err;
 	wakeups = record_threads__total(rt, wakeups);
@@ -271,6 +280,10 @@ static int switch_tick(struct record *rec, uint64_t now, bool sig)
 int record_control__tick(struct record *rec, uint64_t now, bool switch_signal)
 {
 	int err = delay_tick(rec, now);
+
+	/* -S: SIGUSR2 takes an AUX area snapshot, as in perf. */
+	if (switch_signal && rec->opts.aux_snapshot)
+		aux__snapshot_rings(&rec->rings, &rec->readers);
 
 	if (!err)
 		err = control_tick(rec);

@@ -2,6 +2,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 
+#include "perf-file.h"
 #include "record/record-stats.h"
 #include "util.h"
 
@@ -42,6 +43,16 @@ void record_stats__observe(struct record_stats *s, const void *buf, size_t len)
 					s->first_time = v;
 				if (v > s->last_time)
 					s->last_time = v;
+			}
+			break;
+		case PERF_RECORD_AUXTRACE: /* hdr, u64 size, ...: size bytes of trace follow */
+			if (h->size >= 16) {
+				memcpy(&v, p + 8, 8);
+				if (v > (uint64_t)(end - p - h->size)) {
+					s->bad++;
+					return;
+				}
+				p += v;
 			}
 			break;
 		case PERF_RECORD_LOST: /* header, u64 id, u64 lost */

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "io/output.h"
+#include "record/aux.h"
+#include "record/backward.h"
 #include "record/record-thread.h"
 #include "util.h"
 
@@ -91,7 +93,8 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 		t->pfd = xzalloc(t->nfds * sizeof(*t->pfd));
 		for (int k = 0; k < t->nr_maps; k++) {
 			t->pfd[k].fd = t->maps[k]->fd;
-			t->pfd[k].events = POLLIN;
+			/* A backward ring is read at a snapshot, never for its watermark: hang-ups only. */
+			t->pfd[k].events = t->maps[k]->backward ? 0 : POLLIN;
 		}
 		t->pfd[t->nfds - 1].fd = t->wake_fd;
 		t->pfd[t->nfds - 1].events = POLLIN;
@@ -153,8 +156,12 @@ int record_threads__retarget(struct record_threads *rt, int fd)
 ssize_t pass__copy_ring(struct mmap *m, struct stage *s, bool may_defer, struct mmap_buf **bufp)
 {
 	for (;;) {
-		ssize_t n = mmap__copy(m, may_defer, bufp);
+		ssize_t n = m->backward ? backward__copy(m, bufp) : mmap__copy(m, may_defer, bufp);
 		int err;
+
+		/* An AUX area's trace goes behind its ring's records (record/aux.h). */
+		if (n >= 0 && m->aux)
+			n = aux__copy_ring(m, n, bufp);
 
 		if (n == -ENOSPC) {
 			struct chunk *c = mmap__hand_over(m->filling);

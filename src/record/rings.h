@@ -18,6 +18,11 @@ struct rings {
 
 /* Map one ring per CPU of el with nr_bufs data buffers each. 0 or -errno, said. */
 int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bufs);
+/*
+ * --overwrite: each backward ring is paused for a snapshot, which the
+ * readers' next pass takes (backward.h); forward rings are left alone.
+ */
+void rings__snapshot(struct rings *r);
 /* Each ring's own reference dropped: it goes once its writes are done. */
 void rings__close(struct rings *r);
 void rings__exit(struct rings *r);

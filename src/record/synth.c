@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "format/synthesize.h"
+#include "record/aux.h"
 #include "record/record.h"
 
 static int synth_emit(struct synth *s, const void *data, size_t len)
@@ -74,8 +75,16 @@ int record__synthesize(struct record *rec, bool again)
 		.emit = synth_emit,
 		.priv = rec,
 	};
+	struct strbuf info = { 0 };
 	int err;
 
+	/* An AUX event's AUXTRACE_INFO first, as perf writes it: perf report needs it to decode. */
+	err = aux__info_record(&rec->evlist, &rec->rings, &info);
+	if (!err && info.len)
+		err = output__append(&rec->out, info.data, info.len);
+	strbuf__exit(&info);
+	if (err)
+		return err;
 	err = synthesize_kernel(rec, &s, again);
 	if (err)
 		return err;

@@ -278,6 +278,16 @@ static const struct opt_case cases[] = {
 	{ { "--switch-max-files=3", "-a" },	"system_wide switch_max_files=3" },
 	{ { "--switch-max-files=0", "-a" },	"!invalid --switch-max-files value '0'" },
 	{ { "--timestamp-filename", "-a" },	"system_wide timestamp_filename" },
+	{ { "--overwrite", "--switch-output", "-a" }, "system_wide overwrite switch=signal" },
+	{ { "-S", "-a" },			"system_wide aux_snapshot" },
+	{ { "-Se", "-a" },			"system_wide aux_snapshot on_exit" },
+	{ { "-S0x1000", "-a" },			"system_wide aux_snapshot size=4096" },
+	{ { "--snapshot=e8192", "-a" },		"system_wide aux_snapshot on_exit size=8192" },
+	{ { "-Sx", "-a" },			"!=invalid -S value 'x': expected [e][size in bytes]" },
+	{ { "--aux-sample", "-a" },		"system_wide aux_sample=4096" },
+	{ { "--aux-sample=8192", "-a" },	"system_wide aux_sample=8192" },
+	{ { "--aux-sample=0", "-a" },		"!=invalid --aux-sample value '0': expected a size in bytes, 1..61440" },
+	{ { "--aux-sample=100000", "-a" },	"!invalid --aux-sample value '100000'" },
 	{ { "--dry-run", "-a" },		"system_wide dry_run" },
 	{ { "--list-options" },			"list_options" },
 	{ { "--list-opts" },			"list_options" },
@@ -409,6 +419,14 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " mmap_pages=%u", o->mmap_pages);
 	if (o->aux_pages)
 		strbuf__addf(&sb, " aux_pages=%u", o->aux_pages);
+	if (o->overwrite)
+		strbuf__addf(&sb, " overwrite");
+	if (o->aux_snapshot)
+		strbuf__addf(&sb, " aux_snapshot%s", o->aux_snapshot_on_exit ? " on_exit" : "");
+	if (o->aux_snapshot_size)
+		strbuf__addf(&sb, " size=%llu", (unsigned long long)o->aux_snapshot_size);
+	if (o->aux_sample)
+		strbuf__addf(&sb, " aux_sample=%u", o->aux_sample_size);
 	if (o->comp_level)
 		strbuf__addf(&sb, " comp_level=%d", o->comp_level);
 	if (!o->output || strcmp(o->output, "perf.data"))
