@@ -795,7 +795,11 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
 			record__add_thread(rec, rec->wl.pid);
 	}
-	evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	err = evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	if (err) {
+		*status = 2;
+		return err;
+	}
 	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
 

@@ -313,7 +313,7 @@ run_row() {
 	[ -z "$names" ] || { echo "duplicate names: $names"; false; }
 	while IFS=$'\t' read -r it name needs args fields _; do
 		[[ -z $it || $it == \#* ]] && continue
-		[[ $it =~ ^[0-5]$ ]] || { echo "$name: item '$it'"; false; }
+		[[ $it =~ ^[0-6]$ ]] || { echo "$name: item '$it'"; false; }
 		[ -z "$(row_skip "$needs" | grep unknown)" ] || { echo "$name: needs '$needs'"; false; }
 		[ -n "$fields" ] || { echo "$name: no fields"; false; }
 		for f in ${fields//,/ }; do
@@ -362,6 +362,10 @@ run_row() {
 
 @test "item 5: -o - writes perf's attrs into the pipe" {
 	run_rows 5
+}
+
+@test "item 6: the rest of perf 6.1's options and their --no- forms (issue 23) keep perf's attrs" {
+	run_rows 6
 }
 
 @test "-a with tracepoints only: the dummy tracking event, so perf report sorts by command, object and symbol as for perf's file" {
