@@ -792,7 +792,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		err = workload__prepare(&rec->wl, o->argv);
 		if (err)
 			return err;
-		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
+		if (record__workload_is_target(rec))
 			record__add_thread(rec, rec->wl.pid);
 	}
 	err = evlist__config(&rec->evlist, o, record__workload_is_target(rec));

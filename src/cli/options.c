@@ -1519,6 +1519,9 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 		opts->system_wide = false;
 		opts->cpu_list = NULL;
 	}
+	if (opts->per_thread && opts->threads)
+		return usage_err(err, errlen, "--per-thread option is mutually exclusive to "
+				 "parallel streaming mode (--threads)");
 	if (opts->nr_cgroup_args && !opts->system_wide && !opts->cpu_list)
 		return usage_err(err, errlen, "cgroup monitoring only available in "
 				 "system-wide mode (-G needs -a or -C)");

@@ -258,7 +258,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 
 	a->size = PERFCAP_ATTR_SIZE;
 	a->sample_id_all = 1;
-	a->inherit = !opts->no_inherit;
+	/* The kernel maps no ring of an inherited event on CPU -1: perf turns it off too. */
+	a->inherit = !opts->no_inherit && !opts->per_thread;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	/* perf samples TIME, CPU and PERIOD only in some modes; perfcap always. */
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |

@@ -367,6 +367,26 @@ int evlist__set_output(struct evlist *el, int c, int fd)
 	return 0;
 }
 
+int evlist__set_output_thread(struct evlist *el, int t, int fd)
+{
+	struct evsel *e;
+
+	evlist__for_each_evsel(el, e) {
+		int other = FD(e, 0, t);
+
+		if (other == fd)
+			continue;
+		if (ioctl(other, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
+			int err = -errno;
+
+			pr_err("cannot redirect event '%s' into the ring of thread %d: %s\n",
+			       e->name, el->threads[t], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 int evsel__set_enabled(struct evsel *e, bool on)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;

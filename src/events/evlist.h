@@ -51,6 +51,8 @@ void evlist__apply_event_config(struct evlist *el);
 int evlist__open(struct evlist *el);
 /* Every fd of CPU index c but fd itself writes into fd's ring. 0 or -errno, said. */
 int evlist__set_output(struct evlist *el, int c, int fd);
+/* --per-thread: every event's fd of thread index t (on CPU -1) writes into fd's ring. */
+int evlist__set_output_thread(struct evlist *el, int t, int fd);
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
 /*

@@ -81,7 +81,7 @@ int record__synthesize(struct record *rec, bool again)
 		return err;
 	if (rec->evlist.system_wide) {
 		err = synthesize__all(&s);
-	} else if (rec->opts.pid_list) {
+	} else if (rec->opts.pid_list || rec->opts.uid) {
 		for (int i = 0; i < rec->nr_targets; i++)
 			synthesize__process(&s, rec->targets[i], 0);
 		err = 0;
