@@ -52,9 +52,18 @@ struct synth {
 	 */
 	int (*emit)(struct synth *s, const void *rec, size_t len);
 	void *priv;
+	/* --namespaces: a NAMESPACES record for each thread, after its FORK. */
+	bool namespaces;
+	/* --synth without task or mmap: no FORK/COMM, or no MMAP2, from /proc. */
+	bool no_tasks, no_maps;
 	/* Counters, for messages and tests. */
-	unsigned long nr_comm, nr_fork, nr_mmap;
+	unsigned long nr_comm, nr_fork, nr_mmap, nr_namespaces, nr_cgroup;
 };
+
+/* PERF_RECORD_NAMESPACES of one thread, from /proc/PID/task/TID/ns. 0, -ESRCH if gone. */
+int synthesize__namespaces(struct synth *s, pid_t pid, pid_t tid);
+/* PERF_RECORD_CGROUP: a cgroup's id and its path below the mount point ("/" the root). */
+int synthesize__cgroup(struct synth *s, uint64_t id, const char *path);
 
 /*
  * PERF_RECORD_MMAP for [kernel.kallsyms]_text (from /proc/kallsyms).

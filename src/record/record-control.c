@@ -218,7 +218,11 @@ static int record__switch_output(struct record *rec)
 	rec->ctl.so.wakeups_at_switch = wakeups;
 	record__take_stats(rec);
 	t1 = record__now_ns();
-	err = record__finish(rec, 0);
+	/* --tail-synthesize: the tasks and maps as they are at the end of each file. */
+	if (o->tail_synthesize)
+		err = record__synthesize(rec, true);
+	if (!err)
+		err = record__finish(rec, 0);
 	t2 = record__now_ns();
 	if (!err)
 		err = switch_output__rename(&rec->ctl.so, o->output, path, sizeof(path));
@@ -239,7 +243,7 @@ static int record__switch_output(struct record *rec)
 	if (err)
 		return err;
 	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
-	if (!err)
+	if (!err && !o->tail_synthesize)
 		err = record__synthesize(rec, true);
 	if (err) {
 		pr_err("cannot write %s: %s\n", o->output, strerror(-err));

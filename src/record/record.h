@@ -34,6 +34,7 @@
 #include "record/record-thread.h"
 #include "record/rings.h"
 #include "record/status.h"
+#include "record/switch-event.h"
 #include "record/switch-output.h"
 #include "record/thread-spec.h"
 #include "record/workload.h"
@@ -78,6 +79,7 @@ struct record {
 	struct strbuf kcache;
 	bool kcaching, kcached;
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
+	struct switch_event sw_event;	/* --switch-output-event (opened only with it) */
 };
 
 static inline uint64_t record__now_ns(void)
