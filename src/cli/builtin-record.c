@@ -856,6 +856,7 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 				"rings are drained once more and the recording ends\n",
 				strerror(-derr));
 	}
+	rings__set_flush(&rec->rings, 0);
 	if (!err) {
 		ssize_t n = record_threads__last_pass(&rec->readers, record__now_ns());
 
@@ -925,6 +926,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	err = rings__map(&rec->rings, &rec->evlist, pages, nr_bufs);
 	if (err)
 		return err;
+	rings__set_flush(&rec->rings, o->mmap_flush);
 	err = record__setup_readers(rec, wake_fd);
 	if (err) {
 		/* A --threads layout that does not fit the CPUs is a usage error. */

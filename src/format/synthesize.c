@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/build-id.h"
@@ -665,16 +666,27 @@ static int emit_user_map(struct synth *s, union rec_buf *rb, pid_t tgid,
 		r->min = m->min;
 		r->ino = m->ino;
 	}
+	if (s->map_timed_out)
+		r->header.misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
 	err = synth__emit(s, rb, sizeof(*r) + put_name((char *)(r + 1), name, len));
 	if (!err)
 		s->nr_mmap++;
 	return err;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* MMAP2 for the executable (and with mmap_data, file) maps of a process; -ESRCH if gone. */
 static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 {
 	char path[64], *text, *line;
+	uint64_t t0 = s->map_timeout ? mono_ns() : 0;
 	ssize_t n;
 	int err = 0;
 
@@ -700,8 +712,16 @@ static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 		 * (DWARF call graphs) also the file maps holding unwind tables.
 		 */
 		if (synthesize__parse_maps_line(line, &m) == 0 &&
-		    (m.perms[2] == 'x' || (s->mmap_data && m.name_len && m.name[0] == '/')))
+		    (m.perms[2] == 'x' || (s->mmap_data && m.name_len && m.name[0] == '/'))) {
+			s->map_timed_out = s->map_timeout &&
+					   mono_ns() - t0 > s->map_timeout_ns;
 			err = emit_user_map(s, rb, tgid, &m);
+			if (s->map_timed_out) {
+				s->map_timed_out = false;
+				s->nr_map_timeouts++;
+				break;
+			}
+		}
 		line = eol ? eol + 1 : NULL;
 	}
 	free(text);

@@ -202,6 +202,7 @@ static int record__switch_output(struct record *rec)
 	int err;
 
 	err = record_threads__stop(rt);
+	rings__set_flush(&rec->rings, 0);
 	if (!err) {
 		n = record_threads__last_pass(rt, record__now_ns());
 		if (n < 0)
@@ -252,6 +253,7 @@ static int record__switch_output(struct record *rec)
 	rec->ctl.synth_end = output__head(&rec->out);
 	pr_debug("switch: %.1f ms to drain, %.1f ms to finish, %.1f ms to start the next file\n",
 		 (t1 - t0) / 1e6, (t2 - t1) / 1e6, (record__now_ns() - t2) / 1e6);
+	rings__set_flush(&rec->rings, o->mmap_flush);
 	atomic_store(&rt->stop, false);
 	atomic_store(&rt->hung, 0);
 	switch_output__rearm(&rec->ctl.so, record__now_ns());

@@ -62,6 +62,12 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
 	return 0;
 }
 
+void rings__set_flush(struct rings *r, uint64_t bytes)
+{
+	for (int i = 0; i < r->nr; i++)
+		r->maps[i].flush = MIN(bytes, r->maps[i].size / 4);
+}
+
 void rings__close(struct rings *r)
 {
 	for (int i = 0; i < r->nr; i++)

@@ -127,6 +127,8 @@ int record__synthesize(struct record *rec, bool again)
 		.namespaces = rec->opts.namespaces,
 		.no_tasks = !(rec->opts.synth & SYNTH_TASK),
 		.no_maps = !(rec->opts.synth & SYNTH_MMAP),
+		.map_timeout = true,
+		.map_timeout_ns = (uint64_t)rec->opts.proc_map_timeout_ms * 1000000ULL,
 	};
 	int err;
 
@@ -172,6 +174,10 @@ int record__synthesize(struct record *rec, bool again)
 			synthesize__namespaces(&s, rec->wl.pid, rec->wl.pid);
 	}
 out:
+	if (s.nr_map_timeouts)
+		pr_warn("--proc-map-timeout: the maps of %lu processes took longer than %d ms "
+			"and were cut short; samples in what is left out will not resolve\n",
+			s.nr_map_timeouts, rec->opts.proc_map_timeout_ms);
 	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP, %lu NAMESPACES, %lu CGROUP records\n",
 		 s.nr_comm, s.nr_fork, s.nr_mmap, s.nr_namespaces, s.nr_cgroup);
 	if (err < 0)
