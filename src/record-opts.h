@@ -58,7 +58,8 @@ struct record_opts {
 	bool sample_time;	/* -T */
 	bool raw;		/* -R */
 	bool switch_events;	/* --switch-events */
-	bool no_inherit;	/* -i / --no-inherit */
+	bool no_inherit;	/* -i / --no-inherit; -t sets it unless -i or --inherit was given (perf's rule) */
+	bool no_inherit_set;	/* -i, --no-inherit or --inherit was given */
 	struct event_arg *event_args;	/* every -e in order, each with its --filter */
 	int nr_event_args;
 	bool group;		/* --group: every event of the command line in one group, as perf 6.1 */

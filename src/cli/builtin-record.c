@@ -67,19 +67,13 @@ static int setup_events(struct record *rec)
 	int err = 0;
 
 	if (!o->nr_event_args && !spec) {
-		/* perf's default: cycles, or cpu-clock where the PMU has no cycles. */
-		struct perf_event_attr probe = {
-			.type = PERF_TYPE_HARDWARE,
-			.config = PERF_COUNT_HW_CPU_CYCLES,
-			.size = sizeof(probe),
-			.disabled = 1,
-			.exclude_kernel = 1,
-		};
-		int fd = sys_perf_event_open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-		if (fd >= 0)
-			close(fd);
-		spec = (fd >= 0 || fd == -EACCES || fd == -EPERM) ? "cycles" : "cpu-clock";
+		/*
+		 * perf 6.1's default: cycles:P. Where the PMU has no cycles the
+		 * open falls back to cpu-clock, named as perf names it then
+		 * (cpu-clock:ppp: the precision P had come to; parity.tsv,
+		 * default-event).
+		 */
+		spec = "cycles:P";
 		pr_debug("default event: %s\n", spec);
 	}
 	if (o->nr_event_args) {

@@ -1453,6 +1453,9 @@ static int apply(struct record_opts *o, const struct opt_def *d, const char *arg
 	switch (d->kind) {
 	case KIND_FLAG:
 		*(bool *)((char *)o + d->off) = !st->unset;
+		/* perf's -t turns inheriting off unless the command line said. */
+		if (d->off == offsetof(struct record_opts, no_inherit))
+			o->no_inherit_set = true;
 		return 0;
 	case KIND_COUNT:
 		if (st->unset)
@@ -1498,6 +1501,9 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 				 "every N events, -F N times a second");
 	if (opts->pid_list && opts->tid_list)
 		return usage_err(err, errlen, "-p and -t are mutually exclusive");
+	/* perf 6.1: -t records those threads, not what they start (parity.tsv, tid). */
+	if (opts->tid_list && !opts->no_inherit_set)
+		opts->no_inherit = true;
 	if (opts->all_user && opts->all_kernel)
 		return usage_err(err, errlen, "--all-user and --all-kernel are mutually "
 				 "exclusive");

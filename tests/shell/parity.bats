@@ -84,6 +84,7 @@ evlist_fields() {
 			perf evlist -v -i "$file"
 		fi
 	} 2>/dev/null | awk '
+		BEGIN { n = 0 }
 		/^# / { next }
 		{
 			i = index($0, ": type: ")
@@ -338,6 +339,17 @@ run_row() {
 	[ "$NORM" = 0 ]
 	normalize clockid 1 ''
 	[ "$NORM" = 1 ]
+}
+
+@test "evlist_fields numbers the events from 0, as the rows compare them" {
+	# An unset awk counter printed "" for the first event: every row then
+	# compared no event at all and passed (found with issue 23's rows).
+	"$P" record -q -e cpu-clock,task-clock -o b.data -- true
+	local out
+	out=$(evlist_fields b.data)
+	grep -qP '^0\tname\tcpu-clock$' <<<"$out"
+	grep -qP '^1\tname\ttask-clock$' <<<"$out"
+	grep -qP '^0\tsample_type\t' <<<"$out"
 }
 
 @test "item 0: the basics (targets, -F/-c, call graphs, -T -R -i -B -N, switch events) match perf" {

@@ -51,8 +51,10 @@ static const struct opt_case cases[] = {
 	{ { "-p", "1,,2" },			"!invalid -p value '1,,2'" },
 	{ { "-p", "1," },			"!invalid -p value '1,'" },
 	{ { "-p", "99999999999" },		"!invalid -p value '99999999999'" },
-	{ { "-t", "7" },			"tid=7" },
-	{ { "--tid", "7,8" },			"tid=7,8" },
+	{ { "-t", "7" },			"tid=7 no_inherit" },	/* perf: -t inherits nothing */
+	{ { "-t", "7", "--inherit" },		"tid=7" },	/* ... unless asked */
+	{ { "--inherit", "-t", "7", "-i" },	"tid=7 no_inherit" },
+	{ { "--tid", "7,8" },			"tid=7,8 no_inherit" },
 	{ { "-t", "x" },			"!=invalid -t value 'x': expected comma separated thread ids" },
 
 	/* events */
@@ -290,7 +292,7 @@ static const struct opt_case cases[] = {
 	{ { "-F", "max", "-c", "1", "-a" },	"!-c and -F are mutually exclusive" },
 	/* with -p/-t a command only says how long to record, as in perf */
 	{ { "-p", "1", "sleep", "1" },		"pid=1 cmd=[sleep 1]" },
-	{ { "-t", "1", "--", "true" },		"tid=1 cmd=[true]" },
+	{ { "-t", "1", "--", "true" },		"tid=1 no_inherit cmd=[true]" },
 	{ { "-p", "1", "-t", "2" },		"!=-p and -t are mutually exclusive" },
 	/* no target: the whole system, as in perf */
 	{ { NULL },				"system_wide" },
@@ -298,7 +300,7 @@ static const struct opt_case cases[] = {
 	{ { "-a", "--" },			"system_wide" },
 	/* perf: "PID/TID switch overriding SYSTEM/CPU", a warning, not an error */
 	{ { "-p", "1", "-a" },			"pid=1 warning" },
-	{ { "-C", "0", "-t", "2" },		"tid=2 warning" },
+	{ { "-C", "0", "-t", "2" },		"tid=2 no_inherit warning" },
 
 	/* what getopt itself rejects, named the way the user spelled it */
 	{ { "-x", "-a" },			"!=unknown option '-x' (see perfcap record --help)" },
