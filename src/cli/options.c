@@ -1161,7 +1161,7 @@ static const struct opt_def opt_table[] = {
 	FLAG("kernel-callchains", 0, kernel_callchains, "call graphs of the kernel only"),
 	FLAG("sample-identifier", 0, sample_identifier, "every record says its event"),
 	FLAG("running-time", 0, running_time, "record running and enabled time of reads"),
-	FLAG("transaction", 0, sample_transaction, "sample transaction flags (a PMU's)"),
+	FLAG("transaction", 0, sample_transaction, "sample transaction flags (special events only)"),
 	FLAG("namespaces", 0, namespaces, "record the tasks' namespaces"),
 	FLAG("all-cgroups", 0, all_cgroups, "record the cgroup of every sample"),
 

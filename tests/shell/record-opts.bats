@@ -278,6 +278,20 @@ record_lines() {
 	done
 }
 
+@test "--transaction samples PERF_SAMPLE_TRANSACTION on the events, as perf's file (perf evlist -v does not print the bit)" {
+	"$P" record -q --transaction -e cpu-clock,task-clock -o t.data -- true
+	perf record -q --transaction -e cpu-clock,task-clock -o p.data -B -- true 2>/dev/null
+	run "$P" dump p.data
+	[ "$(grep -c '^# event [0-9]:.*TRANSACTION' <<<"$output")" = 2 ]
+	run "$P" dump t.data
+	echo "$output" | grep '^# event'
+	[ "$(grep -c '^# event [0-9]:.*TRANSACTION' <<<"$output")" = 2 ]
+	perf_ok report --stdio -i t.data
+	"$P" record -q -e cpu-clock -o n.data -- true
+	run "$P" dump n.data
+	refute grep -q TRANSACTION <<<"$output"
+}
+
 # ---- refusals as perf's ----------------------------------------------------------
 
 @test "--vmlinux of no file, --kcore without /proc/kcore, --call-graph lbr without LBR: refused as perf refuses them" {
