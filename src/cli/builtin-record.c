@@ -571,6 +571,17 @@ static int record__dry_run(struct record *rec)
 
 	evlist__init(&rec->evlist);
 	record__targets_and_events(rec, &ret);
+	/* --switch-output-event's events are refused as -e's are. */
+	if (!ret && rec->opts.switch_output_event) {
+		struct event_list sb = { 0 };
+		char msg[512] = "";
+
+		if (parse_events(&sb, rec->opts.switch_output_event, msg, sizeof(msg))) {
+			pr_err("--switch-output-event: %s\n", msg[0] ? msg : "cannot parse the events");
+			ret = 2;
+		}
+		event_list__exit(&sb);
+	}
 	evlist__exit(&rec->evlist);
 	event_list__exit(&rec->events);
 	free(rec->targets);

@@ -276,6 +276,12 @@ record_lines() {
 	for f in s.data.*; do
 		perf_ok report --stats -i "$f"
 	done
+	# An event it does not know is refused, --dry-run too, as perf refuses it.
+	run "$P" record --dry-run --switch-output-event no-such-event -e cpu-clock -- true
+	[ "$status" = 2 ]
+	[[ $output == *"unknown event 'no-such-event'"* ]]
+	run perf record --switch-output-event no-such-event -e cpu-clock -o q.data -- true
+	[ "$status" != 0 ]
 }
 
 @test "--transaction samples PERF_SAMPLE_TRANSACTION on the events, as perf's file (perf evlist -v does not print the bit)" {
