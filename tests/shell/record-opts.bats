@@ -258,7 +258,7 @@ record_lines() {
 	perf_ok report --stdio -i d.data
 }
 
-@test "--switch-output-event: a new file at each of the command's execs, as many as perf writes" {
+@test "--switch-output-event: a new file at the command's execs, as perf switches at them" {
 	need_tracefs
 	local cmd='sleep 0.2; /bin/true; sleep 0.2'
 	"$P" record -q -e cpu-clock --switch-output-event sched:sched_process_exec -o s.data -- sh -c "$cmd"
@@ -267,11 +267,13 @@ record_lines() {
 	ours=$(ls s.data.* | wc -l)
 	theirs=$(ls p.data.* | wc -l)
 	echo "perfcap wrote $ours files, perf $theirs"
-	# sh, sleep, true and sleep exec: four switches, five files. perf's
-	# count varies from run to run here (4 to 7 of the same command), so
-	# perf only shows that the option switches.
-	[ "$ours" = 5 ]
-	[ "$theirs" -ge 2 ]
+	# sh and sleep exec at once, 0.2 s later true and sleep: two or more
+	# switches, four at most, each with its file and one after the last
+	# (two execs a millisecond apart may come as one SIGUSR2, as in perf,
+	# whose count varies from 4 to 7 here for the same command).
+	[ "$ours" -ge 3 ]
+	[ "$ours" -le 5 ]
+	[ "$theirs" -ge 3 ]
 	# Each reads clean (a file between two close execs may hold no sample).
 	for f in s.data.*; do
 		perf_ok report --stats -i "$f"
