@@ -1191,7 +1191,8 @@ static const struct opt_def opt_table[] = {
 	OPT("mmap-flush", 0, ARG_REQUIRED, "<bytes>", opt_mmap_flush,
 	    "copy a ring out once it holds this much (B/K/M/G)"),
 	OPT("affinity", 0, ARG_REQUIRED, "<node|cpu>", opt_affinity,
-	    "reader threads run on their rings' NUMA node or CPUs"),
+	    "a reader per NUMA node or CPU, on it (as --threads=\n"
+	    "numa or cpu)"),
 	FLAG("tail-synthesize", 0, tail_synthesize,
 	     "tasks and maps as they are at the end, not the start"),
 	OPT("synth", 0, ARG_REQUIRED, "<kinds>", opt_synth,

@@ -178,6 +178,20 @@ busy_in_cgroup() {
 	refute grep -qi unknown "$PERF_OUT"
 }
 
+@test "--affinity=node reads the rings within their NUMA node, --affinity=cpu each on its CPU: --threads' layouts" {
+	local nodes cpus
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+	[ "$nodes" -ge 1 ] || skip "no NUMA nodes in sysfs"
+	cpus=$(nproc)
+	"$P" record -v -a --affinity=node -e cpu-clock -o n.data -- sleep 0.1 2>err
+	grep -q "as --affinity=node asks" err
+	grep -q "\[ perfcap record: $nodes reader threads (--threads=numa)" err
+	"$P" record -v -a --affinity=cpu -e cpu-clock -o c.data -- sleep 0.1 2>err
+	grep -q "\[ perfcap record: $cpus reader threads (--threads=cpu)" err
+	perf_ok report --stdio -i n.data
+	perf_ok report --stdio -i c.data
+}
+
 # ---- records ------------------------------------------------------------------
 
 @test "--namespaces: the command's NAMESPACES record holds its namespaces' inodes" {
