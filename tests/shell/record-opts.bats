@@ -314,6 +314,20 @@ record_lines() {
 	refute grep -q TRANSACTION <<<"$output"
 }
 
+@test "--timestamp-boundary: the header holds the first and last sample times (perfcap always writes them)" {
+	"$P" record -q --timestamp-boundary -e cpu-clock -o t.data -- "$W/parallel" -t 0.3
+	perf_ok report --header-only -i t.data
+	local first last
+	first=$(sed -n 's/^# time of first sample : //p' "$PERF_OUT")
+	last=$(sed -n 's/^# time of last sample : //p' "$PERF_OUT")
+	echo "first $first last $last"
+	# The samples' own first and last times, as perf script prints them.
+	perf_ok script -i t.data -F time
+	[ "$first" = "$(head -1 "$PERF_OUT" | tr -d ' :')" ]
+	[ "$last" = "$(tail -1 "$PERF_OUT" | tr -d ' :')" ]
+	[ "$first" != "$last" ]
+}
+
 # ---- refusals as perf's ----------------------------------------------------------
 
 @test "--vmlinux of no file, --kcore without /proc/kcore, --call-graph lbr without LBR: refused as perf refuses them" {
