@@ -1449,8 +1449,6 @@ static const struct opt_def *find_row(int c)
 static int apply(struct record_opts *o, const struct opt_def *d, const char *arg,
 		 struct parse_state *st, char *err, int errlen)
 {
-	int ret;
-
 	switch (d->kind) {
 	case KIND_FLAG:
 		*(bool *)((char *)o + d->off) = !st->unset;
@@ -1465,8 +1463,7 @@ static int apply(struct record_opts *o, const struct opt_def *d, const char *arg
 			(*(int *)((char *)o + d->off))++;
 		return 0;
 	case KIND_FN:
-		ret = d->fn(o, arg, st, err, errlen);
-		return ret;
+		return d->fn(o, arg, st, err, errlen);
 	case KIND_SECTION:
 		break;
 	}
