@@ -14,12 +14,14 @@ enum callgraph_mode {
 	CALLGRAPH_NONE,
 	CALLGRAPH_FP,
 	CALLGRAPH_DWARF,
+	CALLGRAPH_LBR,		/* --call-graph lbr: the PMU's call stack (a branch stack) */
 };
 
 /* One -e value and the --filter that followed it (perf applies a filter to the events of the -e before it). */
 struct event_arg {
 	const char *events;	/* the -e value as given: "sched:*", "{cs,cpu-clock}:S" */
 	const char *filter;	/* --filter after it; NULL if none */
+	bool exclude_perf;	/* --exclude-perf after it: the recorder's own pid filtered out */
 };
 
 enum switch_output_mode {
@@ -57,7 +59,8 @@ struct record_opts {
 	bool raw;		/* -R */
 	bool switch_events;	/* --switch-events */
 	bool off_cpu;		/* --off-cpu: the offcpu-time event, from a BPF program (record/off-cpu.c) */
-	bool no_inherit;	/* -i / --no-inherit */
+	bool no_inherit;	/* -i / --no-inherit; -t sets it unless -i or --inherit was given (perf's rule) */
+	bool no_inherit_set;	/* -i, --no-inherit or --inherit was given */
 	struct event_arg *event_args;	/* every -e in order, each with its --filter */
 	int nr_event_args;
 	bool group;		/* --group: every event of the command line in one group, as perf 6.1 */
@@ -133,6 +136,35 @@ struct record_opts {
 	bool timestamp_filename;	/* --timestamp-filename: PATH.<YYYYmmddHHMMSSss> */
 	bool no_buffering;	/* --no-buffering: wakeup_events 1, no watermark (an attr matter, as in perf) */
 
+	/* issue 23: the rest of perf 6.1's record options (doc/perfcap-record.1) */
+	bool per_thread;	/* --per-thread: a ring per thread, no CPU (events on CPU -1) */
+	const char *uid;	/* -u / --uid USER|UID: the existing tasks of that user */
+	struct cgroup_arg {
+		const char *names;	/* -G NAME[,NAME...]: one per event, "" skips one */
+		int nr_event_args;	/* the -e's given before it */
+	} *cgroup_args;
+	int nr_cgroup_args;
+	bool all_cgroups;	/* --all-cgroups: PERF_SAMPLE_CGROUP, CGROUP records */
+	bool namespaces;	/* --namespaces: NAMESPACES records */
+	bool sample_identifier;	/* --sample-identifier: PERF_SAMPLE_IDENTIFIER on every event */
+	bool user_callchains;	/* --user-callchains: exclude_callchain_kernel */
+	bool kernel_callchains;	/* --kernel-callchains: exclude_callchain_user */
+	bool strict_freq;	/* --strict-freq: an -F above the kernel's limit is an error */
+	bool running_time;	/* --running-time: TOTAL_TIME_ENABLED|RUNNING in read_format */
+	bool sample_transaction; /* --transaction: PERF_SAMPLE_TRANSACTION */
+	bool tail_synthesize;	/* --tail-synthesize: the records of what exists at the end */
+	bool timestamp_boundary; /* --timestamp-boundary: first/last sample time (always written) */
+	bool kcore;		/* --kcore: refused (no copy of /proc/kcore yet) */
+	int proc_map_timeout_ms; /* --proc-map-timeout MS: per process; 0: perf's 500 */
+	int num_thread_synthesize; /* --num-thread-synthesize N: accepted, perfcap uses one */
+	uint64_t mmap_flush;	/* --mmap-flush BYTES: the least a reader copies from a ring; 0: 1 */
+	enum { AFFINITY_SYS, AFFINITY_NODE, AFFINITY_CPU } affinity; /* --affinity */
+	unsigned int synth;	/* --synth: SYNTH_* bits of what is read from /proc */
+	const char *vmlinux;	/* --vmlinux FILE: checked to exist, as perf */
+	const char *debuginfod;	/* --debuginfod[=URLS]: accepted ("" without URLS) */
+	const char *clang_path, *clang_opt; /* accepted: perf uses them for -e prog.c only */
+	const char *switch_output_event; /* --switch-output-event EVENTS: a SIGUSR2 per record */
+
 	/*
 	 * Not an error, for the caller to print: perf's -p/-t override -a/-C
 	 * with a warning, and so do we (system_wide and cpu_list are cleared).
@@ -154,5 +186,11 @@ struct record_opts {
 /* perf 6.1's --aux-sample: 4 KiB a sample by default, at most 60 KiB (a sample is at most 64 KiB). */
 #define OPTS_DEFAULT_AUX_SAMPLE_SIZE 4096
 #define OPTS_MAX_AUX_SAMPLE_SIZE (60 * 1024)
+#define OPTS_DEFAULT_PROC_MAP_TIMEOUT 500	/* ms, perf's */
+/* --synth: what is synthesized from /proc (perf's task, mmap, cgroup; all by default) */
+#define SYNTH_TASK 1u
+#define SYNTH_MMAP 2u
+#define SYNTH_CGROUP 4u
+#define SYNTH_ALL (SYNTH_TASK | SYNTH_MMAP | SYNTH_CGROUP)
 
 #endif

@@ -37,6 +37,7 @@
 
 #include "cli/builtin.h"
 #include "cli/options.h"
+#include "events/cgroup.h"
 #include "events/evlist-config.h"
 #include "events/perf-regs.h"
 #include "format/features.h"
@@ -63,41 +64,63 @@ static int setup_events(struct record *rec)
 	const struct record_opts *o = &rec->opts;
 	char err_msg[512] = "";
 	const char *spec = o->events;
+	int *ends = NULL;
 	int err = 0;
 
 	if (!o->nr_event_args && !spec) {
-		/* perf's default: cycles, or cpu-clock where the PMU has no cycles. */
-		struct perf_event_attr probe = {
-			.type = PERF_TYPE_HARDWARE,
-			.config = PERF_COUNT_HW_CPU_CYCLES,
-			.size = sizeof(probe),
-			.disabled = 1,
-			.exclude_kernel = 1,
-		};
-		int fd = sys_perf_event_open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-		if (fd >= 0)
-			close(fd);
-		spec = (fd >= 0 || fd == -EACCES || fd == -EPERM) ? "cycles" : "cpu-clock";
+		/*
+		 * perf 6.1's default: cycles:P. Where the PMU has no cycles the
+		 * open falls back to cpu-clock, named as perf names it then
+		 * (cpu-clock:ppp: the precision P had come to; parity.tsv,
+		 * default-event).
+		 */
+		spec = "cycles:P";
 		pr_debug("default event: %s\n", spec);
 	}
 	if (o->nr_event_args) {
-		/* Each -e with its own --filter, in order. */
-		for (int i = 0; i < o->nr_event_args && !err; i++)
+		/* Each -e with its own --filter, in order; ends[i]: the events of the first i+1. */
+		ends = xzalloc(o->nr_event_args * sizeof(*ends));
+		for (int i = 0; i < o->nr_event_args && !err; i++) {
 			err = parse_events__add(&rec->events, o->event_args[i].events,
 						o->event_args[i].filter, err_msg, sizeof(err_msg));
+			ends[i] = rec->events.nr;
+		}
 	} else {
 		err = parse_events(&rec->events, spec, err_msg, sizeof(err_msg));
 	}
 	if (err) {
 		pr_err("%s\n", err_msg[0] ? err_msg : "cannot parse the event list");
+		free(ends);
 		return err;
 	}
 	/* --group: perf 6.1 makes one group of every event given. */
 	if (o->group)
 		parse_events__group_all(&rec->events);
 	evlist__add_events(&rec->evlist, &rec->events);
-	return 0;
+	/* --exclude-perf: the tracepoints of its -e, which record__exclude_perf refilters. */
+	for (int i = 0; i < o->nr_event_args && !err; i++) {
+		if (!o->event_args[i].exclude_perf)
+			continue;
+		for (int j = i ? ends[i - 1] : 0; j < ends[i]; j++) {
+			if (!rec->evlist.evsels[j]->tracepoint) {
+				pr_err("--exclude-perf option should follow a -e tracepoint option "
+				       "('%s' is not one)\n", rec->evlist.evsels[j]->name);
+				err = -EINVAL;
+				break;
+			}
+			/*
+			 * The kernel takes one filter per event: the user's goes
+			 * on with perfcap's threads' (record__exclude_perf).
+			 */
+			rec->evlist.evsels[j]->exclude_perf_arg = i + 1;
+			free(rec->evlist.evsels[j]->filter);
+			rec->evlist.evsels[j]->filter = NULL;
+		}
+	}
+	if (!err && o->nr_cgroup_args)
+		err = cgroup__apply(&rec->evlist, o, ends);
+	free(ends);
+	return err;
 }
 
 /*
@@ -553,11 +576,46 @@ static int record__dry_run(struct record *rec)
 
 	evlist__init(&rec->evlist);
 	record__targets_and_events(rec, &ret);
+	/* --switch-output-event's events are refused as -e's are. */
+	if (!ret && rec->opts.switch_output_event) {
+		struct event_list sb = { 0 };
+		char msg[512] = "";
+
+		if (parse_events(&sb, rec->opts.switch_output_event, msg, sizeof(msg))) {
+			pr_err("--switch-output-event: %s\n", msg[0] ? msg : "cannot parse the events");
+			ret = 2;
+		}
+		event_list__exit(&sb);
+	}
 	evlist__exit(&rec->evlist);
 	event_list__exit(&rec->events);
 	free(rec->targets);
 	rec->targets = NULL;
 	return ret;
+}
+
+/*
+ * The files options name, checked as perf 6.1 checks them: --vmlinux must
+ * exist, and --kcore needs a readable /proc/kcore. 0 or the exit status.
+ */
+static int record__check_files(const struct record_opts *o)
+{
+	if (o->vmlinux && access(o->vmlinux, R_OK)) {
+		pr_err("Invalid file: %s (--vmlinux: %s)\n", o->vmlinux, strerror(errno));
+		return 2;
+	}
+	if (o->kcore && access("/proc/kcore", R_OK)) {
+		pr_err("ERROR: kcore is not readable. (--kcore copies /proc/kcore: %s)\n",
+		       strerror(errno));
+		return 1;
+	}
+	if (o->kcore) {
+		/* perf writes a directory with a copy of kcore; perfcap does not yet. */
+		pr_err("--kcore: copying /proc/kcore into a perf.data directory is not "
+		       "implemented in perfcap; record without it\n");
+		return 2;
+	}
+	return 0;
 }
 
 /*
@@ -568,7 +626,7 @@ static int record__options(struct record *rec, int argc, char **argv)
 {
 	struct record_opts *o = &rec->opts;
 	char errbuf[512] = "";
-	int err;
+	int err, ret;
 
 	err = record_opts__parse(o, argc, argv, errbuf, sizeof(errbuf));
 	if (!err && print_only(o))
@@ -584,6 +642,9 @@ static int record__options(struct record *rec, int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(o->notice); i++)
 		if (o->notice[i][0])
 			pr_info("%s\n", o->notice[i]);
+	ret = record__check_files(o);
+	if (ret)
+		return ret;
 	if (o->dry_run)
 		return record__dry_run(rec);
 	return -1;
@@ -677,7 +738,8 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 		err = pipe_start(rec);
 	else
 		err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
-	if (!err)
+	/* --tail-synthesize: at the end instead (record__stop), as perf. */
+	if (!err && !o->tail_synthesize)
 		err = record__synthesize(rec, false);
 	if (err) {
 		if (rec->out.pipe && rec->out.err)
@@ -685,6 +747,55 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 		else
 			pr_err("cannot write %s: %s\n", o->output, strerror(-err));
 	}
+	return err;
+}
+
+/*
+ * --exclude-perf: perf's filter leaves out its own pid, and a tracepoint's
+ * common_pid is the thread's; perfcap's reader threads do the writing, so
+ * every thread of perfcap is filtered out, once they run and before the
+ * events are enabled. The kernel takes one filter per event, so the
+ * user's --filter waited for this one (setup_events).
+ */
+static int record__exclude_perf(struct record *rec)
+{
+	struct strbuf pids;
+	struct dirent *d;
+	struct evsel *e;
+	bool any = false;
+	DIR *dir;
+	int err = 0;
+
+	evlist__for_each_evsel(&rec->evlist, e)
+		any |= e->exclude_perf_arg > 0;
+	if (!any)
+		return 0;
+	dir = opendir("/proc/self/task");
+	if (!dir) {
+		err = -errno;
+		pr_err("--exclude-perf: cannot read /proc/self/task: %s\n", strerror(-err));
+		return err;
+	}
+	strbuf__init(&pids);
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			strbuf__addf(&pids, "%scommon_pid != %s", pids.len ? " && " : "", d->d_name);
+	closedir(dir);
+	evlist__for_each_evsel(&rec->evlist, e) {
+		const char *user;
+		char *f;
+
+		if (!e->exclude_perf_arg || err)
+			continue;
+		user = rec->opts.event_args[e->exclude_perf_arg - 1].filter;
+		if (user && asprintf(&f, "(%s) && (%s)", user, pids.data) < 0)
+			f = NULL;
+		else if (!user)
+			f = xstrdup(pids.data);
+		err = f ? evsel__set_filter(e, f) : -ENOMEM;
+		free(f);
+	}
+	strbuf__exit(&pids);
 	return err;
 }
 
@@ -708,6 +819,8 @@ static int record__start(struct record *rec)
 	 * (bench/results/2026-12-01-reader-fifo/, 2026-12-01-readers-first/).
 	 */
 	err = record_threads__start(&rec->readers);
+	if (!err)
+		err = record__exclude_perf(rec);
 	if (err)
 		return err;
 
@@ -726,6 +839,8 @@ static int record__start(struct record *rec)
 			return err;
 	}
 	record_control__start(rec);
+	if (o->switch_output_event)
+		return switch_event__start(&rec->sw_event);
 	return 0;
 }
 
@@ -736,6 +851,9 @@ static int record__start(struct record *rec)
  */
 static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 {
+	/* No switch may start once the end has. */
+	if (rec->opts.switch_output_event)
+		switch_event__close(&rec->sw_event);
 	/*
 	 * Stop the events, then take what they left in the rings. A failed
 	 * disable leaves events running while the last pass drains: the file
@@ -749,6 +867,7 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 				"rings are drained once more and the recording ends\n",
 				strerror(-derr));
 	}
+	rings__set_flush(&rec->rings, 0);
 	if (!err) {
 		ssize_t n;
 
@@ -765,11 +884,12 @@ static int record__stop(struct record *rec, int err, bool *ended_by_signal)
 	record_threads__drain(&rec->readers);
 	record__take_stats(rec);
 	/*
-	 * --overwrite: the ring overwrote the maps of what started long
-	 * before the snapshot; the tasks and maps of now follow it, as
-	 * perf's --overwrite synthesizes at the end (--tail-synthesize).
+	 * The records of what exists now, at the end: --tail-synthesize (the
+	 * command may have gone, as with perf), and --overwrite, whose rings
+	 * overwrote the maps of what started long before the snapshot (perf's
+	 * --overwrite implies --tail-synthesize).
 	 */
-	if (!err && rec->opts.overwrite)
+	if (!err && (rec->opts.overwrite || rec->opts.tail_synthesize))
 		err = record__synthesize(rec, true);
 	if (!err)
 		record__emit_lost_samples(rec);
@@ -814,13 +934,17 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		err = workload__prepare(&rec->wl, o->argv);
 		if (err)
 			return err;
-		if (!rec->evlist.system_wide && !o->pid_list && !o->tid_list)
+		if (record__workload_is_target(rec))
 			record__add_thread(rec, rec->wl.pid);
 	}
 	err = record__off_cpu_prepare(rec);
 	if (err)
 		return err;
-	evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	err = evlist__config(&rec->evlist, o, record__workload_is_target(rec));
+	if (err) {
+		*status = 2;
+		return err;
+	}
 	aux__config(&rec->evlist, o);
 	evlist__apply_event_config(&rec->evlist);
 	record_stats__init(&rec->stats, rec->evlist.evsels[0]->attr.sample_type);
@@ -833,6 +957,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		err = aux__map_rings(&rec->rings, &rec->evlist, o);
 	if (err)
 		return err;
+	rings__set_flush(&rec->rings, o->mmap_flush);
 	err = record__setup_readers(rec, wake_fd);
 	if (err) {
 		/* A --threads layout that does not fit the CPUs is a usage error. */
@@ -840,8 +965,15 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		return err;
 	}
 	err = record_control__setup(rec);
-	if (err)
+	if (err) {
 		*status = err == -EINVAL ? 2 : 1;
+		return err;
+	}
+	if (o->switch_output_event) {
+		err = switch_event__open(&rec->sw_event, o->switch_output_event, &rec->evlist);
+		if (err)
+			*status = err == -EINVAL || err == -ENOENT ? 2 : 1;
+	}
 	return err;
 }
 
@@ -949,6 +1081,8 @@ out_workload:
 	if (rec->has_workload && !rec->wl.exited)
 		workload__abort(&rec->wl);
 out_evlist:
+	if (o->switch_output_event)
+		switch_event__close(&rec->sw_event);
 	evlist__exit(&rec->evlist);
 	event_list__exit(&rec->events);
 	free(rec->attrs);

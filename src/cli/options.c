@@ -250,11 +250,13 @@ static int parse_call_graph(struct record_opts *opts, const char *arg, char *err
 		opts->dwarf_stack_size = (uint32_t)((size + 7) & ~7ULL);
 		return 0;
 	}
-	if (!strcmp(arg, "lbr"))
-		return usage_err(err, errlen, "invalid --call-graph value 'lbr': perfcap "
-				 "supports fp and dwarf[,SIZE]");
+	/* As perf: asked for here, refused by the kernel where the PMU has no LBR. */
+	if (!strcmp(arg, "lbr")) {
+		opts->callgraph = CALLGRAPH_LBR;
+		return 0;
+	}
 	return usage_err(err, errlen, "invalid --call-graph value '%s': expected fp, "
-			 "dwarf or dwarf,SIZE", arg);
+			 "dwarf, dwarf,SIZE or lbr", arg);
 }
 
 /* ---- the table ------------------------------------------------------- */
@@ -270,6 +272,7 @@ enum opt_kind { KIND_SECTION, KIND_FLAG, KIND_COUNT, KIND_FN };
 
 struct parse_state {
 	bool aio_given;
+	bool unset;		/* a --no- form of an ARG_NONE handler's row */
 	int last_event_arg;	/* index into event_args of the last -e; -1 none */
 };
 
@@ -518,8 +521,12 @@ static int opt_clockid(struct record_opts *o, const char *arg, struct parse_stat
 static int opt_branch_any(struct record_opts *o, const char *arg, struct parse_state *st,
 			  char *err, int errlen)
 {
-	(void)arg, (void)st, (void)err, (void)errlen;
-	o->branch_stack |= PERF_SAMPLE_BRANCH_ANY;
+	(void)arg, (void)err, (void)errlen;
+	/* --no-branch-any: no branch stack, as perf's callback does when unset. */
+	if (st->unset)
+		o->branch_stack = 0;
+	else
+		o->branch_stack |= PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }
 
@@ -944,6 +951,182 @@ static int opt_status(struct record_opts *o, const char *arg, struct parse_state
 	return 0;
 }
 
+
+/* ---- issue 23: the rest of perf record's options ----------------------- */
+
+/* -u USER or UID: resolved against the password database when recording. */
+static int opt_uid(struct record_opts *o, const char *arg, struct parse_state *st,
+		   char *err, int errlen)
+{
+	(void)st;
+	if (!*arg)
+		return usage_err(err, errlen, "invalid -u value '': expected a user name or uid");
+	o->uid = arg;
+	return 0;
+}
+
+/*
+ * -G NAME[,NAME...]: the names go to the events defined before it, one
+ * each, in order (perf's rule; an empty name leaves that event out of
+ * any cgroup). Which events those are is known once -e is parsed.
+ */
+static int opt_cgroup(struct record_opts *o, const char *arg, struct parse_state *st,
+		      char *err, int errlen)
+{
+	if (st->last_event_arg < 0)
+		return usage_err(err, errlen, "must define events before cgroups: -G "
+				 "follows the -e it applies to");
+	o->cgroup_args = xrealloc(o->cgroup_args,
+				  (o->nr_cgroup_args + 1) * sizeof(*o->cgroup_args));
+	o->cgroup_args[o->nr_cgroup_args++] = (struct cgroup_arg){
+		.names = arg, .nr_event_args = o->nr_event_args };
+	return 0;
+}
+
+/* --exclude-perf: a filter on the tracepoints of the -e before it (perf's words). */
+static int opt_exclude_perf(struct record_opts *o, const char *arg, struct parse_state *st,
+			    char *err, int errlen)
+{
+	(void)arg;
+	if (st->last_event_arg < 0)
+		return usage_err(err, errlen, "--exclude-perf option should follow a -e "
+				 "tracepoint option");
+	o->event_args[st->last_event_arg].exclude_perf = !st->unset;
+	return 0;
+}
+
+static int opt_proc_map_timeout(struct record_opts *o, const char *arg, struct parse_state *st,
+				char *err, int errlen)
+{
+	uint64_t val;
+
+	(void)st;
+	if (parse_u64(arg, 0, &val) || val > INT_MAX)
+		return usage_err(err, errlen, "option '--proc-map-timeout' expects a "
+				 "numerical value (milliseconds), not '%s'", arg);
+	o->proc_map_timeout_ms = (int)val;
+	return 0;
+}
+
+static int opt_num_thread_synth(struct record_opts *o, const char *arg, struct parse_state *st,
+				char *err, int errlen)
+{
+	uint64_t val;
+
+	(void)st;
+	if (parse_u64(arg, 0, &val) || val > INT_MAX)
+		return usage_err(err, errlen, "option '--num-thread-synthesize' expects a "
+				 "numerical value, not '%s'", arg);
+	o->num_thread_synthesize = (int)val;
+	return 0;
+}
+
+static int parse_size(const char *str, uint64_t *bytes);
+
+/* --mmap-flush 4K: bytes, with perf's B/K/M/G; capped at a quarter ring when recording. */
+static int opt_mmap_flush(struct record_opts *o, const char *arg, struct parse_state *st,
+			  char *err, int errlen)
+{
+	(void)st;
+	if (parse_size(arg, &o->mmap_flush))
+		return usage_err(err, errlen, "invalid --mmap-flush value '%s': expected a "
+				 "number of bytes, with B, K, M or G suffix", arg);
+	return 0;
+}
+
+static int opt_affinity(struct record_opts *o, const char *arg, struct parse_state *st,
+			char *err, int errlen)
+{
+	(void)st;
+	if (!strcmp(arg, "node"))
+		o->affinity = AFFINITY_NODE;
+	else if (!strcmp(arg, "cpu"))
+		o->affinity = AFFINITY_CPU;
+	else
+		return usage_err(err, errlen, "invalid --affinity value '%s': expected node "
+				 "or cpu", arg);
+	return 0;
+}
+
+/* --synth=no|all|task,mmap,cgroup: perf's names, comma separated. */
+static int opt_synth(struct record_opts *o, const char *arg, struct parse_state *st,
+		     char *err, int errlen)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} kinds[] = {
+		{ "no", 0 }, { "all", SYNTH_ALL }, { "task", SYNTH_TASK },
+		{ "mmap", SYNTH_MMAP }, { "cgroup", SYNTH_CGROUP },
+	};
+	unsigned int bits = 0;
+	const char *s = arg;
+
+	(void)st;
+	for (;;) {
+		size_t len = strcspn(s, ","), i;
+
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (strlen(kinds[i].name) == len && !strncmp(kinds[i].name, s, len))
+				break;
+		if (i == ARRAY_SIZE(kinds))
+			return usage_err(err, errlen, "Invalid synth option: %.*s (expected no, "
+					 "all, task, mmap, cgroup)", (int)len, s);
+		bits |= kinds[i].bits;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	o->synth = bits;
+	return 0;
+}
+
+static int opt_vmlinux(struct record_opts *o, const char *arg, struct parse_state *st,
+		       char *err, int errlen)
+{
+	(void)st, (void)err, (void)errlen;
+	o->vmlinux = arg;
+	return 0;
+}
+
+static int opt_debuginfod(struct record_opts *o, const char *arg, struct parse_state *st,
+			  char *err, int errlen)
+{
+	(void)st, (void)err, (void)errlen;
+	o->debuginfod = arg ? arg : "";
+	return 0;
+}
+
+static int opt_clang_path(struct record_opts *o, const char *arg, struct parse_state *st,
+			  char *err, int errlen)
+{
+	(void)st, (void)err, (void)errlen;
+	o->clang_path = arg;
+	return 0;
+}
+
+static int opt_clang_opt(struct record_opts *o, const char *arg, struct parse_state *st,
+			 char *err, int errlen)
+{
+	(void)st, (void)err, (void)errlen;
+	o->clang_opt = arg;
+	return 0;
+}
+
+/* --switch-output-event: as perf, it implies --switch-output=signal. */
+static int opt_switch_output_event(struct record_opts *o, const char *arg,
+				   struct parse_state *st, char *err, int errlen)
+{
+	(void)st;
+	if (!*arg)
+		return usage_err(err, errlen, "invalid --switch-output-event value '': "
+				 "expected an event list");
+	o->switch_output_event = arg;
+	if (o->switch_output == SWITCH_OUTPUT_NONE)
+		o->switch_output = SWITCH_OUTPUT_SIGNAL;
+	return 0;
+}
+
 static const struct opt_def opt_table[] = {
 	SECTION("target (none: the whole system until Ctrl-C; with -a/-C/-p/-t a command\n"
 		"only says how long to record):"),
@@ -954,6 +1137,12 @@ static const struct opt_def opt_table[] = {
 	    "record existing processes (comma separated)"),
 	OPT("tid", 't', ARG_REQUIRED, "<tids>", opt_tid,
 	    "record existing threads (comma separated)"),
+	FLAG("per-thread", 0, per_thread, "a ring per thread, events on no CPU in particular"),
+	OPT("uid", 'u', ARG_REQUIRED, "<user>", opt_uid,
+	    "record the existing tasks of this user (name or uid)"),
+	OPT("cgroup", 'G', ARG_REQUIRED, "<name,...>", opt_cgroup,
+	    "with -a: the events before it count in these cgroups\n"
+	    "only, one name per event"),
 
 	SECTION("events:"),
 	OPT("event", 'e', ARG_REQUIRED, "<events>", opt_event,
@@ -962,6 +1151,8 @@ static const struct opt_def opt_table[] = {
 	    "else cpu-clock"),
 	OPT("filter", 0, ARG_REQUIRED, "<filter>", opt_filter,
 	    "tracepoint filter for the events of the -e before it"),
+	OPT("exclude-perf", 0, ARG_NONE, NULL, opt_exclude_perf,
+	    "the -e tracepoints before it leave the recorder out"),
 	FLAG("group", 0, group, "put every event of the command line into one group"),
 	OPT("count", 'c', ARG_REQUIRED, "<n>", opt_count, "sample every n events"),
 	OPT("freq", 'F', ARG_REQUIRED, "<n|max>", opt_freq,
@@ -974,6 +1165,7 @@ static const struct opt_def opt_table[] = {
 	OPT("clockid", 'k', ARG_REQUIRED, "<clock>", opt_clockid,
 	    "time stamps from this clock: monotonic, monotonic_raw,\n"
 	    "realtime, boottime, tai"),
+	FLAG("strict-freq", 0, strict_freq, "fail if -F is above the kernel's limit"),
 
 	SECTION("what a sample carries:"),
 	OPT(NULL, 'g', ARG_NONE, NULL, opt_g, "record call graphs (= --call-graph fp)"),
@@ -1001,6 +1193,13 @@ static const struct opt_def opt_table[] = {
 	FLAG("no-bpf-event", 0, no_bpf_event, "do not record BPF program events"),
 	FLAG("buildid-mmap", 0, buildid_mmap, "build ids in MMAP2 records (what perfcap does)"),
 	FLAG("no-buffering", 0, no_buffering, "wake the recorder for every record"),
+	FLAG("user-callchains", 0, user_callchains, "call graphs of user space only"),
+	FLAG("kernel-callchains", 0, kernel_callchains, "call graphs of the kernel only"),
+	FLAG("sample-identifier", 0, sample_identifier, "every record says its event"),
+	FLAG("running-time", 0, running_time, "record running and enabled time of reads"),
+	FLAG("transaction", 0, sample_transaction, "sample transaction flags (special events only)"),
+	FLAG("namespaces", 0, namespaces, "record the tasks' namespaces"),
+	FLAG("all-cgroups", 0, all_cgroups, "record the cgroup of every sample"),
 
 	SECTION("buffers and output:"),
 	OPT("mmap-pages", 'm', ARG_REQUIRED, "<n[,m]>", opt_mmap,
@@ -1032,6 +1231,30 @@ static const struct opt_def opt_table[] = {
 	OPT("reader-sched", 0, ARG_REQUIRED, "<policy>", opt_reader_sched,
 	    "reader threads: fifo (default: SCHED_FIFO 1 where\n"
 	    "permitted) or nice (normal priority, nice -5)"),
+	OPT("mmap-flush", 0, ARG_REQUIRED, "<bytes>", opt_mmap_flush,
+	    "copy a ring out once it holds this much (B/K/M/G)"),
+	OPT("affinity", 0, ARG_REQUIRED, "<node|cpu>", opt_affinity,
+	    "a reader per NUMA node or CPU, on it (as --threads=\n"
+	    "numa or cpu)"),
+	FLAG("tail-synthesize", 0, tail_synthesize,
+	     "tasks and maps as they are at the end, not the start"),
+	OPT("synth", 0, ARG_REQUIRED, "<kinds>", opt_synth,
+	    "what is read from /proc: no, all, task, mmap, cgroup"),
+	OPT("proc-map-timeout", 0, ARG_REQUIRED, "<ms>", opt_proc_map_timeout,
+	    "reading a task's maps stops after ms (default 500)"),
+	OPT("num-thread-synthesize", 0, ARG_REQUIRED, "<n>", opt_num_thread_synth,
+	    "accepted; perfcap reads /proc in one thread"),
+	FLAG("timestamp-boundary", 0, timestamp_boundary,
+	     "first and last sample time in the header (always)"),
+	FLAG("kcore", 0, kcore, "copy /proc/kcore (refused: not implemented)"),
+	OPT("vmlinux", 0, ARG_REQUIRED, "<file>", opt_vmlinux,
+	    "the kernel's image (must exist; as perf, for symbols)"),
+	OPT("debuginfod", 0, ARG_OPTIONAL, "<urls>", opt_debuginfod,
+	    "accepted; perfcap fetches nothing"),
+	OPT("clang-path", 0, ARG_REQUIRED, "<path>", opt_clang_path,
+	    "accepted; for -e prog.c, which perfcap lacks"),
+	OPT("clang-opt", 0, ARG_REQUIRED, "<opts>", opt_clang_opt,
+	    "accepted; for -e prog.c, which perfcap lacks"),
 
 	SECTION("control of the recording:"),
 	OPT("delay", 'D', ARG_REQUIRED, "<ms>", opt_delay,
@@ -1049,6 +1272,9 @@ static const struct opt_def opt_table[] = {
 	    "keep only the newest n switched files"),
 	FLAG("timestamp-filename", 0, timestamp_filename,
 	     "append a time stamp to the output file name"),
+	OPT("switch-output-event", 0, ARG_REQUIRED, "<events>", opt_switch_output_event,
+	    "a new file at each of these events (implies\n"
+	    "--switch-output=signal)"),
 
 	SECTION("messages:"),
 	OPT("status", 0, ARG_REQUIRED, "<seconds>", opt_status,
@@ -1067,6 +1293,15 @@ static const struct opt_def opt_table[] = {
 #define NR_OPTS ARRAY_SIZE(opt_table)
 /* getopt_long's val for a long-only row: past every char. */
 #define LONG_VAL(i) (256 + (int)(i))
+/*
+ * perf's parser gives every option a --no- form unless the option says
+ * otherwise; perfcap gives it to every boolean row (FLAG, COUNT, or a
+ * handler that takes no value): --no-X clears X, and a row named no-X
+ * has X for its negation (--inherit, --buildid), as perf's has. The
+ * --no- form of a row with a value is refused (NOVAL_VAL).
+ */
+#define NEG_VAL(i) (256 + (int)NR_OPTS + (int)(i))
+#define NOVAL_VAL(i) (256 + 2 * (int)NR_OPTS + (int)(i))
 
 static const char usage_head[] =
 	"usage: perfcap record [<options>] [--] [<command> [<args>]]\n"
@@ -1140,6 +1375,8 @@ const char *record_opts__usage(void)
 				h++;
 		}
 	}
+	fputs("\nEvery option without a value has perf's --no- form: --no-timestamp,\n"
+	      "--no-namespaces; --inherit and --buildid undo --no-inherit and --no-buildid.\n", f);
 	fputs(usage_tail, f);
 	if (fclose(f))
 		abort();
@@ -1162,8 +1399,39 @@ void record_opts__list_options(FILE *f)
 }
 
 /* getopt's tables from the rows; built once. */
-static struct option long_options[NR_OPTS + 1];
+static struct option long_options[2 * NR_OPTS + 1];
 static char short_options[2 + 3 * NR_OPTS + 1];
+static char neg_names[NR_OPTS][64];
+
+static bool is_boolean(const struct opt_def *d)
+{
+	return d->kind == KIND_FLAG || d->kind == KIND_COUNT ||
+	       (d->kind == KIND_FN && d->arg == ARG_NONE);
+}
+
+static bool has_long_name(size_t nl, const char *name)
+{
+	for (size_t i = 0; i < nl; i++)
+		if (!strcmp(long_options[i].name, name))
+			return true;
+	return false;
+}
+
+/* --no-X of row i (X of a row named no-X); NULL where a row already has that name. */
+static const char *negation(size_t i)
+{
+	const char *name = opt_table[i].name;
+
+	if (!strncmp(name, "no-", 3))
+		snprintf(neg_names[i], sizeof(neg_names[i]), "%s", name + 3);
+	else
+		snprintf(neg_names[i], sizeof(neg_names[i]), "no-%s", name);
+	for (size_t j = 0; j < NR_OPTS; j++)
+		if (opt_table[j].kind != KIND_SECTION && opt_table[j].name &&
+		    !strcmp(opt_table[j].name, neg_names[i]))
+			return NULL;
+	return neg_names[i];
+}
 
 static void build_getopt_tables(void)
 {
@@ -1196,12 +1464,25 @@ static void build_getopt_tables(void)
 				short_options[ns++] = ':';
 		}
 	}
+	/* The negations come after every row's own name, so they never shadow one. */
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+		const char *neg;
+
+		if (d->kind == KIND_SECTION || !d->name || !(neg = negation(i)) ||
+		    has_long_name(nl, neg))
+			continue;
+		long_options[nl++] = (struct option){ neg, no_argument, NULL,
+						      is_boolean(d) ? NEG_VAL(i) : NOVAL_VAL(i) };
+	}
 }
 
 static const struct opt_def *find_row(int c)
 {
 	if (c >= 256 && (size_t)(c - 256) < NR_OPTS)
 		return &opt_table[c - 256];
+	if (c >= NEG_VAL(0) && c < NOVAL_VAL(0))
+		return &opt_table[c - NEG_VAL(0)];
 	for (size_t i = 0; i < NR_OPTS; i++)
 		if (opt_table[i].kind != KIND_SECTION && opt_table[i].key == c)
 			return &opt_table[i];
@@ -1213,10 +1494,16 @@ static int apply(struct record_opts *o, const struct opt_def *d, const char *arg
 {
 	switch (d->kind) {
 	case KIND_FLAG:
-		*(bool *)((char *)o + d->off) = true;
+		*(bool *)((char *)o + d->off) = !st->unset;
+		/* perf's -t turns inheriting off unless the command line said. */
+		if (d->off == offsetof(struct record_opts, no_inherit))
+			o->no_inherit_set = true;
 		return 0;
 	case KIND_COUNT:
-		(*(int *)((char *)o + d->off))++;
+		if (st->unset)
+			*(int *)((char *)o + d->off) = 0;
+		else
+			(*(int *)((char *)o + d->off))++;
 		return 0;
 	case KIND_FN:
 		return d->fn(o, arg, st, err, errlen);
@@ -1255,6 +1542,9 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 				 "every N events, -F N times a second");
 	if (opts->pid_list && opts->tid_list)
 		return usage_err(err, errlen, "-p and -t are mutually exclusive");
+	/* perf 6.1: -t records those threads, not what they start (parity.tsv, tid). */
+	if (opts->tid_list && !opts->no_inherit_set)
+		opts->no_inherit = true;
 	if (opts->all_user && opts->all_kernel)
 		return usage_err(err, errlen, "--all-user and --all-kernel are mutually "
 				 "exclusive");
@@ -1264,10 +1554,33 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 	if (!strcmp(opts->output, "-") && opts->switch_output)
 		return usage_err(err, errlen, "--switch-output needs files to switch; it "
 				 "cannot write to a pipe (-o -)");
+	/* perf's order: -p/-t over -u, -u over -a/-C, -a/-C over --per-thread. */
+	if (opts->uid && (opts->pid_list || opts->tid_list)) {
+		opts->warning = "-p/-t given: ignoring -u (PID/TID switch overriding UID, "
+				"as in perf)";
+		opts->uid = NULL;
+	}
+	if (opts->uid && (opts->system_wide || opts->cpu_list)) {
+		opts->warning = "-u given: ignoring -a/-C (UID switch overriding SYSTEM, "
+				"as in perf)";
+		opts->system_wide = false;
+		opts->cpu_list = NULL;
+	}
+	if (opts->per_thread && opts->threads)
+		return usage_err(err, errlen, "--per-thread option is mutually exclusive to "
+				 "parallel streaming mode (--threads)");
+	if (opts->nr_cgroup_args && !opts->system_wide && !opts->cpu_list)
+		return usage_err(err, errlen, "cgroup monitoring only available in "
+				 "system-wide mode (-G needs -a or -C)");
 	/* No target at all: the whole system until SIGINT, as perf record does. */
 	if (!opts->system_wide && !opts->cpu_list && !opts->pid_list &&
-	    !opts->tid_list && !opts->argc)
+	    !opts->tid_list && !opts->uid && !opts->argc)
 		opts->system_wide = true;
+	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
+		opts->warning = "-a/-C given: ignoring --per-thread (SYSTEM/CPU switch "
+				"overriding PER-THREAD, as in perf)";
+		opts->per_thread = false;
+	}
 	if (opts->aio && opts->writer && !strcmp(opts->writer, "sync"))
 		return usage_err(err, errlen, "--aio asks for asynchronous writes; it "
 				 "conflicts with --writer=sync");
@@ -1294,6 +1607,9 @@ void record_opts__exit(struct record_opts *opts)
 	free(opts->owned);
 	free(opts->event_args);
 	free(opts->delay_ranges);
+	free(opts->cgroup_args);
+	opts->cgroup_args = NULL;
+	opts->nr_cgroup_args = 0;
 	opts->owned = NULL;
 	opts->nr_owned = 0;
 	opts->event_args = NULL;
@@ -1325,10 +1641,17 @@ static int parse_args(struct record_opts *opts, int argc, char **argv,
 		c = getopt_long(argc, argv, short_options, long_options, NULL);
 		if (c == -1)
 			break;
+		if (c >= NOVAL_VAL(0) && c < NOVAL_VAL(NR_OPTS))
+			return usage_err(err, errlen, "option '--no-%s' isn't available: --%s "
+					 "takes a value (only options without one have a "
+					 "--no- form)", opt_table[c - NOVAL_VAL(0)].name,
+					 opt_table[c - NOVAL_VAL(0)].name);
 		d = (c == '?' || c == ':') ? NULL : find_row(c);
 		if (!d)
 			return option_error(c, argv, argc, cur, err, errlen);
+		st.unset = c >= NEG_VAL(0) && c < NOVAL_VAL(0);
 		ret = apply(opts, d, optarg, &st, err, errlen);
+		st.unset = false;
 		if (ret)
 			return ret;
 	}
@@ -1363,6 +1686,8 @@ int record_opts__parse(struct record_opts *opts, int argc, char **argv,
 	opts->dwarf_stack_size = OPTS_DEFAULT_DWARF_SIZE;
 	opts->control.ctl_fd = -1;
 	opts->control.ack_fd = -1;
+	opts->proc_map_timeout_ms = OPTS_DEFAULT_PROC_MAP_TIMEOUT;
+	opts->synth = SYNTH_ALL;
 	if (err && errlen > 0)
 		err[0] = '\0';
 

@@ -15,6 +15,7 @@
  *  - with several events every record carries PERF_SAMPLE_IDENTIFIER
  *    (perf uses PERF_SAMPLE_ID when all sample types are equal).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,14 @@ static unsigned int max_sample_rate(void)
 	return v;
 }
 
+static bool is_dummy_attr(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
 static bool is_dummy(const struct evsel *e)
 {
-	return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY;
+	return is_dummy_attr(&e->attr);
 }
 
 struct config_ctx {
@@ -205,9 +211,37 @@ static void config_callchain(struct perf_event_attr *a, const struct record_opts
 		a->exclude_callchain_user = 1;
 		break;
 	}
+	case CALLGRAPH_LBR:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		/*
+		 * As perf 6.1: the call stack is the PMU's branch stack, user
+		 * space only; a PMU without LBR refuses the event when it is
+		 * opened ("cannot sample branch stacks"). With -b/-j, or for
+		 * the kernel only, it is a frame-pointer call graph.
+		 */
+		if (opts->branch_stack)
+			pr_warn("Cannot use LBR callstack with branch stack. Falling back "
+				"to framepointers.\n");
+		else if (a->exclude_user || opts->all_kernel)
+			pr_warn("LBR callstack option is only available to get user callchain "
+				"information. Falling back to framepointers.\n");
+		else if (!is_dummy_attr(a)) {
+			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+						PERF_SAMPLE_BRANCH_CALL_STACK |
+						PERF_SAMPLE_BRANCH_NO_CYCLES |
+						PERF_SAMPLE_BRANCH_NO_FLAGS |
+						PERF_SAMPLE_BRANCH_HW_INDEX;
+		}
+		break;
 	case CALLGRAPH_NONE:
 		break;
 	}
+	/* --user-callchains, --kernel-callchains: which half of a call graph is kept. */
+	if (mode != CALLGRAPH_NONE && opts->kernel_callchains)
+		a->exclude_callchain_user = 1;
+	if (mode != CALLGRAPH_NONE && opts->user_callchains)
+		a->exclude_callchain_kernel = 1;
 }
 
 static void config_evsel(struct evsel *e, const struct record_opts *opts,
@@ -224,7 +258,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 
 	a->size = PERFCAP_ATTR_SIZE;
 	a->sample_id_all = 1;
-	a->inherit = !opts->no_inherit;
+	/* The kernel maps no ring of an inherited event on CPU -1: perf turns it off too. */
+	a->inherit = !opts->no_inherit && !opts->per_thread;
 	a->write_backward = opts->overwrite;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	/* perf samples TIME, CPU and PERIOD only in some modes; perfcap always. */
@@ -295,6 +330,22 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 	a->build_id = track && !opts->no_buildid;
 	a->context_switch = track && opts->switch_events;
 
+	/* issue 23's options, as perf 6.1's evsel__config sets them */
+	a->namespaces = track && opts->namespaces;
+	if (opts->all_cgroups) {
+		a->cgroup = track;
+		a->sample_type |= PERF_SAMPLE_CGROUP;
+	}
+	if (opts->running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/*
+	 * On every event, as perf 6.1 (only a CPU PMU's transactional memory
+	 * events fill it in; perf evlist -v does not print the bit, perfcap
+	 * dump does: record-opts.bats compares them).
+	 */
+	if (opts->sample_transaction)
+		a->sample_type |= PERF_SAMPLE_TRANSACTION;
+
 	if (opts->data_page_size)
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
 	if (opts->code_page_size)
@@ -344,7 +395,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts,
 	}
 }
 
-void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload)
+int evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload)
 {
 	struct config_ctx ctx = {
 		.freq = opts->freq ? opts->freq : OPTS_DEFAULT_FREQ,
@@ -355,6 +406,13 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 	unsigned int max_rate = max_sample_rate();
 	struct evsel *e;
 
+	if (opts->strict_freq && opts->freq && !opts->freq_max && ctx.freq > max_rate) {
+		/* perf's words, and a usage error */
+		pr_err("Maximum frequency rate (%u Hz) exceeded.\n"
+		       "  Please use -F freq option with a lower value or consider\n"
+		       "  tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max_rate);
+		return -EINVAL;
+	}
 	if (opts->freq_max || ctx.freq > max_rate) {
 		if (opts->freq && !opts->freq_max)
 			pr_warn("-F %llu is above the kernel's limit; lowering it to %u "
@@ -363,7 +421,7 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 		ctx.freq = max_rate;
 	}
 	if (!el->nr)
-		return;
+		return 0;
 	tracking_event(el, opts, &ctx);
 
 	evlist__for_each_evsel(el, e)
@@ -375,7 +433,7 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 	 * records whatever the event's sample type (perf does the same
 	 * when the types differ, as they do with the tracking dummy).
 	 */
-	if (el->nr > 1)
+	if (el->nr > 1 || opts->sample_identifier)
 		evlist__for_each_evsel(el, e)
 			e->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
 	else if (pipe_output(opts))
@@ -383,4 +441,5 @@ void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_
 		el->evsels[0]->attr.sample_type |= PERF_SAMPLE_ID;
 	if (ctx.added)
 		name_from_attr(ctx.added, "dummy");
+	return 0;
 }

@@ -15,6 +15,7 @@ struct record_opts;	/* record-opts.h: what the command line asked for */
  * Set every attr's sampling, tracking and id bits from the options
  * (perf record's defaults). has_workload: perfcap starts a command.
  */
-void evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload);
+/* 0, or -EINVAL (said) where --strict-freq refuses the -F. */
+int evlist__config(struct evlist *el, const struct record_opts *opts, bool has_workload);
 
 #endif

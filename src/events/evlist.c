@@ -279,6 +279,13 @@ static int set_filters(struct evsel *e)
 	return 0;
 }
 
+int evsel__set_filter(struct evsel *e, const char *filter)
+{
+	free(e->filter);
+	e->filter = xstrdup(filter);
+	return set_filters(e);
+}
+
 static int open_all(struct evlist *el, bool *restart)
 {
 	struct evsel *e;
@@ -296,8 +303,10 @@ retry:
 
 				if (!evsel__is_leader(e))
 					group_fd = FD(e->leader, c, t);
-				fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd,
-							 PERF_FLAG_FD_CLOEXEC);
+				/* -G: the cgroup's directory stands for the pid (system-wide only). */
+				fd = sys_perf_event_open(&e->attr, e->has_cgroup ? e->cgroup_fd : pid,
+							 cpu, group_fd, PERF_FLAG_FD_CLOEXEC |
+							 (e->has_cgroup ? PERF_FLAG_PID_CGROUP : 0));
 				if (fd < 0 && c == 0 && t == 0 &&
 				    (fallback_to_user(e, fd) || fallback_to_cpu_clock(e, fd) ||
 				     fallback_precise(e)))
@@ -362,6 +371,26 @@ int evlist__set_output(struct evlist *el, int c, int fd)
 				       e->name, el->cpus->cpu[c], strerror(-err));
 				return err;
 			}
+		}
+	}
+	return 0;
+}
+
+int evlist__set_output_thread(struct evlist *el, int t, int fd)
+{
+	struct evsel *e;
+
+	evlist__for_each_evsel(el, e) {
+		int other = FD(e, 0, t);
+
+		if (other == fd)
+			continue;
+		if (ioctl(other, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
+			int err = -errno;
+
+			pr_err("cannot redirect event '%s' into the ring of thread %d: %s\n",
+			       e->name, el->threads[t], strerror(-err));
+			return err;
 		}
 	}
 	return 0;

@@ -51,6 +51,8 @@ void evlist__apply_event_config(struct evlist *el);
 int evlist__open(struct evlist *el);
 /* Every fd of CPU index c but fd itself writes into fd's ring. 0 or -errno, said. */
 int evlist__set_output(struct evlist *el, int c, int fd);
+/* --per-thread: every event's fd of thread index t (on CPU -1) writes into fd's ring. */
+int evlist__set_output_thread(struct evlist *el, int t, int fd);
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
 /*
@@ -61,6 +63,8 @@ int evlist__disable(struct evlist *el);
 int evlist__set_non_dummy(struct evlist *el, bool on);
 /* The event named name (its -e name), or NULL. */
 struct evsel *evlist__find(struct evlist *el, const char *name);
+/* A new tracepoint filter on every fd of e (e->filter becomes a copy). 0 or -errno, said. */
+int evsel__set_filter(struct evsel *e, const char *filter);
 /* PERF_EVENT_IOC_ENABLE or _DISABLE on every fd of e (through sys.c). 0 or the first -errno. */
 int evsel__set_enabled(struct evsel *e, bool on);
 /* Size of the sample_id trailer (the same for every event). */

@@ -74,6 +74,8 @@ void evsel__delete(struct evsel *e)
 	if (!e)
 		return;
 	evsel__close(e);
+	if (e->has_cgroup)
+		close(e->cgroup_fd);
 	free(e->fds);
 	free(e->ids);
 	free(e->name);

@@ -28,6 +28,9 @@ struct evsel {
 	bool precise_max;	/* P */
 	bool weak_group;	/* W */
 	struct event_terms terms;	/* period=, freq=, call-graph=, stack-size= */
+	bool has_cgroup;	/* -G: counts only in the cgroup whose directory cgroup_fd is */
+	int cgroup_fd;
+	int exclude_perf_arg;	/* --exclude-perf: 1 + the index of its -e; 0 none */
 };
 
 #define FD(e, c, t) ((e)->fds[(c) * (e)->nr_threads + (t)])

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/build-id.h"
@@ -665,16 +666,27 @@ static int emit_user_map(struct synth *s, union rec_buf *rb, pid_t tgid,
 		r->min = m->min;
 		r->ino = m->ino;
 	}
+	if (s->map_timed_out)
+		r->header.misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
 	err = synth__emit(s, rb, sizeof(*r) + put_name((char *)(r + 1), name, len));
 	if (!err)
 		s->nr_mmap++;
 	return err;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* MMAP2 for the executable (and with mmap_data, file) maps of a process; -ESRCH if gone. */
 static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 {
 	char path[64], *text, *line;
+	uint64_t t0 = s->map_timeout ? mono_ns() : 0;
 	ssize_t n;
 	int err = 0;
 
@@ -700,8 +712,16 @@ static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 		 * (DWARF call graphs) also the file maps holding unwind tables.
 		 */
 		if (synthesize__parse_maps_line(line, &m) == 0 &&
-		    (m.perms[2] == 'x' || (s->mmap_data && m.name_len && m.name[0] == '/')))
+		    (m.perms[2] == 'x' || (s->mmap_data && m.name_len && m.name[0] == '/'))) {
+			s->map_timed_out = s->map_timeout &&
+					   mono_ns() - t0 > s->map_timeout_ns;
 			err = emit_user_map(s, rb, tgid, &m);
+			if (s->map_timed_out) {
+				s->map_timed_out = false;
+				s->nr_map_timeouts++;
+				break;
+			}
+		}
 		line = eol ? eol + 1 : NULL;
 	}
 	free(text);
@@ -749,12 +769,84 @@ static int read_comm(pid_t tgid, pid_t tid, char *comm, size_t size)
 	return 0;
 }
 
-/* FORK + COMM of one thread; -ESRCH if it is gone. */
+/* The kernel's order of the namespaces in a NAMESPACES record (uapi *_NS_INDEX). */
+static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+
+struct namespaces_rec {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t nr_namespaces;
+	struct { uint64_t dev, ino; } link[ARRAY_SIZE(ns_names)];
+};
+
+static int emit_namespaces(struct synth *s, union rec_buf *rb, pid_t pid, pid_t tid)
+{
+	struct namespaces_rec *r = (struct namespaces_rec *)rb;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->header.type = PERF_RECORD_NAMESPACES;
+	r->pid = pid;
+	r->tid = tid;
+	r->nr_namespaces = ARRAY_SIZE(ns_names);
+	/* As perf: the device and inode of each /proc link; one the kernel lacks stays 0. */
+	for (size_t i = 0; i < ARRAY_SIZE(ns_names); i++) {
+		char path[96];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, ns_names[i]);
+		if (stat(path, &st)) {
+			/* The thread is gone, or this kernel has no such namespace. */
+			snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, tid);
+			if (access(path, F_OK))
+				return -ESRCH;
+			continue;
+		}
+		r->link[i].dev = st.st_dev;
+		r->link[i].ino = st.st_ino;
+	}
+	err = synth__emit(s, rb, sizeof(*r));
+	if (!err)
+		s->nr_namespaces++;
+	return err;
+}
+
+int synthesize__namespaces(struct synth *s, pid_t pid, pid_t tid)
+{
+	union rec_buf rb;
+	int err = synth__check(s);
+
+	return err ? err : emit_namespaces(s, &rb, pid, tid);
+}
+
+int synthesize__cgroup(struct synth *s, uint64_t id, const char *path)
+{
+	struct cgroup_rec {
+		struct perf_event_header header;
+		uint64_t id;
+	} *r;
+	union rec_buf rb;
+	size_t len = strlen(path);
+	int err = synth__check(s);
+
+	if (err)
+		return err;
+	r = (struct cgroup_rec *)&rb;
+	memset(r, 0, sizeof(*r));
+	r->header.type = PERF_RECORD_CGROUP;
+	r->id = id;
+	err = synth__emit(s, &rb, sizeof(*r) + put_name((char *)(r + 1), path, len));
+	if (!err)
+		s->nr_cgroup++;
+	return err;
+}
+
+/* FORK + [NAMESPACES] + COMM of one thread (perf 6.1's order); -ESRCH if it is gone. */
 static int synth_thread(struct synth *s, union rec_buf *rb, pid_t tgid,
 			pid_t tid, pid_t ppid)
 {
 	char comm[64];
-	int err;
+	int err = 0;
 
 	/* Read first: a thread that is gone gets neither record. */
 	if (read_comm(tgid, tid, comm, sizeof(comm)))
@@ -763,8 +855,11 @@ static int synth_thread(struct synth *s, union rec_buf *rb, pid_t tgid,
 	 * perf 6.1 makes the leader a child of its PPid and every other
 	 * thread a child of the leader.
 	 */
-	err = emit_fork(s, rb, tgid, tid, tid == tgid ? ppid : tgid);
-	if (!err)
+	if (!s->no_tasks)
+		err = emit_fork(s, rb, tgid, tid, tid == tgid ? ppid : tgid);
+	if (!err && s->namespaces)
+		err = emit_namespaces(s, rb, tgid, tid);
+	if (!err && !s->no_tasks)
 		err = emit_comm(s, rb, tgid, tid, comm);
 	return err;
 }
@@ -788,7 +883,7 @@ static int synth_process(struct synth *s, union rec_buf *rb,
 	err = synth_thread(s, rb, tgid, tgid, st->ppid);
 	if (err)
 		return err;
-	if (st->has_mm) {
+	if (st->has_mm && !s->no_maps) {
 		err = synth_maps(s, rb, tgid);
 		if (err && err != -ESRCH)
 			return err;

@@ -52,9 +52,33 @@ struct synth {
 	 */
 	int (*emit)(struct synth *s, const void *rec, size_t len);
 	void *priv;
+	/* --namespaces: a NAMESPACES record for each thread, after its FORK. */
+	bool namespaces;
+	/* --synth without task or mmap: no FORK/COMM, or no MMAP2, from /proc. */
+	bool no_tasks, no_maps;
+	/*
+	 * --proc-map-timeout: a process's maps are read for at most this
+	 * long; the map where it ran out says so (misc PROC_MAP_PARSE_TIMEOUT,
+	 * which perf report counts in a warning) and the rest are left out.
+	 * Only with map_timeout (perf always has one: 500 ms by default).
+	 */
+	bool map_timeout;
+	uint64_t map_timeout_ns;
+	bool map_timed_out;	/* set for the one record that carries the mark */
+	unsigned long nr_map_timeouts;
 	/* Counters, for messages and tests. */
-	unsigned long nr_comm, nr_fork, nr_mmap;
+	unsigned long nr_comm, nr_fork, nr_mmap, nr_namespaces, nr_cgroup;
 };
+
+/* perf's misc bit for a map whose reading timed out */
+#ifndef PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT
+#define PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT (1 << 12)
+#endif
+
+/* PERF_RECORD_NAMESPACES of one thread, from /proc/PID/task/TID/ns. 0, -ESRCH if gone. */
+int synthesize__namespaces(struct synth *s, pid_t pid, pid_t tid);
+/* PERF_RECORD_CGROUP: a cgroup's id and its path below the mount point ("/" the root). */
+int synthesize__cgroup(struct synth *s, uint64_t id, const char *path);
 
 /*
  * PERF_RECORD_MMAP for [kernel.kallsyms]_text (from /proc/kallsyms).

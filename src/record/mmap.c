@@ -129,7 +129,8 @@ ssize_t mmap__copy(struct mmap *m, bool may_defer, struct mmap_buf **bufp)
 	/* Pairs with the kernel's smp_wmb() before it publishes data_head. */
 	head = __atomic_load_n(&ctl(m)->data_head, __ATOMIC_ACQUIRE);
 	len = head - m->prev;
-	if (!len)
+	/* --mmap-flush: less than that waits for more (the last pass sets flush 0). */
+	if (!len || len < m->flush)
 		return 0;
 	if (len > m->size)
 		return -EINVAL; /* the kernel never overruns an unread ring */

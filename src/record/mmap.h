@@ -63,6 +63,7 @@ struct mmap {
 	int nr_bufs;
 	int nr_free;
 	struct mmap_buf *filling;	/* copied into, not yet submitted */
+	uint64_t flush;		/* --mmap-flush: copy only once this much is ready; 0: any */
 	/* Called when the last hold goes: the ring is gone (tests). */
 	void (*on_release)(struct mmap *m);
 	/* Numbers for the summary and the benchmark. */

@@ -57,6 +57,26 @@ int record__setup_readers(struct record *rec, int wake_fd)
 			return err;
 		}
 		snprintf(why, sizeof(why), "as --threads=%s asks", o->threads_spec);
+	} else if (o->affinity != AFFINITY_SYS && el->cpus->cpu[0] >= 0) {
+		/*
+		 * --affinity: perf's one reading thread moves to the CPU (or the
+		 * NUMA node) of the ring it reads; here each ring is read there
+		 * by a reader of its own CPU (or node): --threads=cpu's (numa's)
+		 * layout.
+		 */
+		const char *spec = o->affinity == AFFINITY_CPU ? "cpu" : "numa";
+		struct cpu_map *online = cpu_map__online();
+
+		err = thread_spec__build(&rec->tspec, spec, el->cpus, online, "/sys",
+					 why, sizeof(why));
+		cpu_map__delete(online);
+		if (err) {
+			pr_err("%s\n", why);
+			return err;
+		}
+		snprintf(why, sizeof(why), "as --affinity=%s asks", o->affinity == AFFINITY_CPU ?
+			 "cpu" : "node");
+		o->threads_spec = spec;
 	} else {
 		/* perfcap chooses (thread-spec.h). */
 		err = thread_spec__auto(&rec->tspec, el->cpus, "/sys", THREAD_SPEC_CPUS_PER_READER,

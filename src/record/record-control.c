@@ -206,6 +206,7 @@ static int record__switch_output(struct record *rec)
 	int err;
 
 	err = record_threads__stop(rt);
+	rings__set_flush(&rec->rings, 0);
 	if (!err) {
 		/* --overwrite: each file is a snapshot of the flight recorder's rings. */
 		rings__snapshot(&rec->rings);
@@ -215,8 +216,11 @@ static int record__switch_output(struct record *rec)
 	}
 	output__set_err(&rec->out, err);
 	err = record_threads__drain(rt);
-	/* --overwrite: the snapshot's tasks and maps of now, behind it (record__stop says why). */
-	if (!err && o->overwrite)
+	/*
+	 * --overwrite and --tail-synthesize: the tasks and maps of now, at the
+	 * end of each file (record__stop says why).
+	 */
+	if (!err && (o->overwrite || o->tail_synthesize))
 		err = record__synthesize(rec, true);
 	if (err)
 		return err;
@@ -248,7 +252,7 @@ static int record__switch_output(struct record *rec)
 	if (err)
 		return err;
 	err = perf_data__start(&rec->pd, &rec->out, rec->attrs, rec->evlist.nr);
-	if (!err)
+	if (!err && !o->tail_synthesize)
 		err = record__synthesize(rec, true);
 	if (err) {
 		pr_err("cannot write %s: %s\n", o->output, strerror(-err));
@@ -257,6 +261,7 @@ static int record__switch_output(struct record *rec)
 	rec->ctl.synth_end = output__head(&rec->out);
 	pr_debug("switch: %.1f ms to drain, %.1f ms to finish, %.1f ms to start the next file\n",
 		 (t1 - t0) / 1e6, (t2 - t1) / 1e6, (record__now_ns() - t2) / 1e6);
+	rings__set_flush(&rec->rings, o->mmap_flush);
 	atomic_store(&rt->stop, false);
 	atomic_store(&rt->hung, 0);
 	switch_output__rearm(&rec->ctl.so, record__now_ns());

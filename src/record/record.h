@@ -36,6 +36,7 @@
 #include "record/record-thread.h"
 #include "record/rings.h"
 #include "record/status.h"
+#include "record/switch-event.h"
 #include "record/switch-output.h"
 #include "record/thread-spec.h"
 #include "record/workload.h"
@@ -81,6 +82,7 @@ struct record {
 	bool kcaching, kcached;
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
 	struct off_cpu *offcpu;		/* --off-cpu; NULL without */
+	struct switch_event sw_event;	/* --switch-output-event (opened only with it) */
 };
 
 static inline uint64_t record__now_ns(void)

@@ -8,11 +8,38 @@
 #include "record/rings.h"
 #include "util.h"
 
+/*
+ * --per-thread (events on CPU -1): a ring for each thread, since the
+ * kernel redirects a task's events only into a ring of the same task.
+ */
+static int map_per_thread(struct rings *r, struct evlist *el, unsigned int pages, int nr_bufs)
+{
+	r->maps = xzalloc(el->nr_threads * sizeof(*r->maps));
+	r->nr = el->nr_threads;
+	for (int t = 0; t < el->nr_threads; t++) {
+		int first = FD(el->evsels[0], 0, t);
+		int err = mmap__init(&r->maps[t], first, -1, pages, nr_bufs);
+
+		if (err) {
+			pr_err("cannot mmap the ring of thread %d (%u pages): %s\n",
+			       el->threads[t], pages, strerror(-err));
+			return err;
+		}
+		err = evlist__set_output_thread(el, t, first);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bufs)
 {
 	int nr_cpus = el->cpus->nr;
 	/* --overwrite: every event writes backward (the kernel refuses a mixed ring). */
 	bool backward = el->nr && el->evsels[0]->attr.write_backward;
+
+	if (nr_cpus == 1 && el->cpus->cpu[0] < 0)
+		return map_per_thread(r, el, pages, nr_bufs);
 
 	r->maps = xzalloc(nr_cpus * sizeof(*r->maps));
 	r->nr = nr_cpus;
@@ -43,6 +70,12 @@ void rings__snapshot(struct rings *r)
 {
 	for (int i = 0; i < r->nr; i++)
 		backward__snapshot(&r->maps[i]);
+}
+
+void rings__set_flush(struct rings *r, uint64_t bytes)
+{
+	for (int i = 0; i < r->nr; i++)
+		r->maps[i].flush = MIN(bytes, r->maps[i].size / 4);
 }
 
 void rings__close(struct rings *r)

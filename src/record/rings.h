@@ -23,6 +23,12 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
  * readers' next pass takes (backward.h); forward rings are left alone.
  */
 void rings__snapshot(struct rings *r);
+/*
+ * --mmap-flush: every ring copies only once bytes are ready, at most a
+ * quarter of the ring as perf caps it; 0 for the last pass, which takes all.
+ * Only while no reader runs.
+ */
+void rings__set_flush(struct rings *r, uint64_t bytes);
 /* Each ring's own reference dropped: it goes once its writes are done. */
 void rings__close(struct rings *r);
 void rings__exit(struct rings *r);

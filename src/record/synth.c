@@ -4,10 +4,12 @@
  * kernel's and the modules' maps (read once, cached for each new file of
  * --switch-output) and the tasks and maps of the targets, from /proc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/cgroup.h"
 #include "format/synthesize.h"
 #include "record/aux.h"
 #include "record/record.h"
@@ -60,6 +62,55 @@ static int synthesize_kernel(struct record *rec, struct synth *sy, bool again)
 }
 
 /*
+ * --all-cgroups: a CGROUP record for every cgroup that exists (the kernel
+ * writes one only for those made later), so that perf report --sort
+ * cgroup names the ids that samples carry. The tree is walked below the
+ * mount point; dir is its path from there ("" the root, which is "/").
+ */
+static int synth_cgroup_tree(struct synth *sy, const char *mnt, const char *dir, int depth)
+{
+	char path[8192];
+	struct dirent *d;
+	uint64_t id;
+	DIR *dp;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s%s", mnt, dir);
+	if (!cgroup__id(path, &id)) {
+		err = synthesize__cgroup(sy, id, dir[0] ? dir : "/");
+		if (err)
+			return err;
+	}
+	/* A cgroup tree deeper than this is a loop or a mistake; perf stops too. */
+	if (depth > 64 || !(dp = opendir(path)))
+		return 0;
+	while (!err && (d = readdir(dp))) {
+		char sub[4096];
+
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name);
+		err = synth_cgroup_tree(sy, mnt, sub, depth + 1);
+	}
+	closedir(dp);
+	return err;
+}
+
+static int synthesize_cgroups(struct record *rec, struct synth *sy)
+{
+	char mnt[4096];
+
+	if (!rec->opts.all_cgroups || !(rec->opts.synth & SYNTH_CGROUP))
+		return 0;
+	if (cgroup__mountpoint(mnt, sizeof(mnt))) {
+		pr_warn("--all-cgroups: no cgroup file system mounted; samples carry cgroup "
+			"ids that nothing names\n");
+		return 0;
+	}
+	return synth_cgroup_tree(sy, mnt, "", 0);
+}
+
+/*
  * The tasks and maps that exist now. again: at a --switch-output switch,
  * for the new file: the command perfcap started has run since, so its
  * processes (it and what it forked) are read from /proc as they are,
@@ -74,6 +125,11 @@ int record__synthesize(struct record *rec, bool again)
 		.mmap_data = rec->opts.callgraph == CALLGRAPH_DWARF || rec->opts.sample_addr,
 		.emit = synth_emit,
 		.priv = rec,
+		.namespaces = rec->opts.namespaces,
+		.no_tasks = !(rec->opts.synth & SYNTH_TASK),
+		.no_maps = !(rec->opts.synth & SYNTH_MMAP),
+		.map_timeout = true,
+		.map_timeout_ns = (uint64_t)rec->opts.proc_map_timeout_ms * 1000000ULL,
 	};
 	struct strbuf info = { 0 };
 	int err;
@@ -86,11 +142,16 @@ int record__synthesize(struct record *rec, bool again)
 	if (err)
 		return err;
 	err = synthesize_kernel(rec, &s, again);
+	if (!err)
+		err = synthesize_cgroups(rec, &s);
 	if (err)
 		return err;
+	/* --synth=no: nothing from /proc but the kernel's maps (and cgroups if asked). */
+	if (!(rec->opts.synth & (SYNTH_TASK | SYNTH_MMAP)))
+		goto out;
 	if (rec->evlist.system_wide) {
 		err = synthesize__all(&s);
-	} else if (rec->opts.pid_list) {
+	} else if (rec->opts.pid_list || rec->opts.uid) {
 		for (int i = 0; i < rec->nr_targets; i++)
 			synthesize__process(&s, rec->targets[i], 0);
 		err = 0;
@@ -117,9 +178,17 @@ int record__synthesize(struct record *rec, bool again)
 		free(tree);
 	} else if (record__workload_is_target(rec)) {
 		synthesize__comm(&s, rec->wl.pid, rec->wl.pid, "perf-exec");
+		/* The command's namespaces, as perf gives them before its exec. */
+		if (s.namespaces)
+			synthesize__namespaces(&s, rec->wl.pid, rec->wl.pid);
 	}
-	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP records\n",
-		 s.nr_comm, s.nr_fork, s.nr_mmap);
+out:
+	if (s.nr_map_timeouts)
+		pr_warn("--proc-map-timeout: the maps of %lu processes took longer than %d ms "
+			"and were cut short; samples in what is left out will not resolve\n",
+			s.nr_map_timeouts, rec->opts.proc_map_timeout_ms);
+	pr_debug("synthesized %lu COMM, %lu FORK, %lu MMAP, %lu NAMESPACES, %lu CGROUP records\n",
+		 s.nr_comm, s.nr_fork, s.nr_mmap, s.nr_namespaces, s.nr_cgroup);
 	if (err < 0)
 		return err;
 	return output__flush(&rec->out);

@@ -6,9 +6,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record/record.h"
@@ -17,7 +19,7 @@
 bool record__workload_is_target(const struct record *rec)
 {
 	return rec->has_workload && !rec->evlist.system_wide && !rec->opts.pid_list &&
-	       !rec->opts.tid_list;
+	       !rec->opts.tid_list && !rec->opts.uid;
 }
 
 void record__add_thread(struct record *rec, pid_t tid)
@@ -85,6 +87,79 @@ static int add_process_threads(struct record *rec, pid_t pid)
 	return 0;
 }
 
+/* -u: a user name, or a uid that the password database knows, as perf 6.1 takes them. */
+static int resolve_uid(const char *name, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(name);
+	char *end;
+	long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(name, &end, 10);
+	if (errno || *end || end == name || v < 0) {
+		pr_err("Invalid User: %s\n", name);
+		return -EINVAL;
+	}
+	pw = getpwuid((uid_t)v);
+	if (!pw) {
+		pr_err("Problems obtaining information for user %s (no such uid in the "
+		       "password database)\n", name);
+		return -EINVAL;
+	}
+	*uid = pw->pw_uid;
+	return 0;
+}
+
+/*
+ * -u: every process the user owns now (its /proc directory's owner, as
+ * perf reads it), with its threads. Tasks the user starts later are not
+ * recorded unless an existing one forks them (inherit), as in perf.
+ */
+static int add_user_processes(struct record *rec, const char *user)
+{
+	struct dirent *d;
+	uid_t uid;
+	DIR *dir;
+	int err = resolve_uid(user, &uid);
+
+	if (err)
+		return err;
+	dir = opendir("/proc");
+	if (!dir) {
+		err = -errno;
+		pr_err("cannot read /proc: %s\n", strerror(-err));
+		return err;
+	}
+	while ((d = readdir(dir))) {
+		char path[300];
+		struct stat st;
+		pid_t pid;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", d->d_name);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		pid = atoi(d->d_name);
+		/* pid 1 when recording root: the same as perf, which takes every task. */
+		if (pid == getpid())
+			continue;
+		if (!add_process_threads(rec, pid))
+			add_target(rec, pid);
+	}
+	closedir(dir);
+	if (!rec->nr_targets) {
+		pr_err("user %s has no processes to record (-u records the tasks that exist "
+		       "when recording starts)\n", user);
+		return -ESRCH;
+	}
+	return 0;
+}
+
 int record__resolve_target(struct record *rec)
 {
 	struct record_opts *o = &rec->opts;
@@ -114,6 +189,9 @@ int record__resolve_target(struct record *rec)
 				err = -EINVAL;
 				goto out;
 			}
+	} else if (o->per_thread) {
+		/* --per-thread: the events follow their threads on any CPU, a ring each. */
+		el->cpus = cpu_map__dummy();
 	} else {
 		el->cpus = online;
 		online = NULL;
@@ -121,6 +199,8 @@ int record__resolve_target(struct record *rec)
 
 	if (el->system_wide) {
 		record__add_thread(rec, -1);
+	} else if (o->uid) {
+		err = add_user_processes(rec, o->uid);
 	} else if (o->pid_list) {
 		pid_t *pids;
 		int nr;

@@ -84,6 +84,7 @@ evlist_fields() {
 			perf evlist -v -i "$file"
 		fi
 	} 2>/dev/null | awk '
+		BEGIN { n = 0 }
 		/^# / { next }
 		{
 			i = index($0, ": type: ")
@@ -313,7 +314,7 @@ run_row() {
 	[ -z "$names" ] || { echo "duplicate names: $names"; false; }
 	while IFS=$'\t' read -r it name needs args fields _; do
 		[[ -z $it || $it == \#* ]] && continue
-		[[ $it =~ ^[0-5]$ ]] || { echo "$name: item '$it'"; false; }
+		[[ $it =~ ^[0-6]$ ]] || { echo "$name: item '$it'"; false; }
 		[ -z "$(row_skip "$needs" | grep unknown)" ] || { echo "$name: needs '$needs'"; false; }
 		[ -n "$fields" ] || { echo "$name: no fields"; false; }
 		for f in ${fields//,/ }; do
@@ -340,6 +341,17 @@ run_row() {
 	[ "$NORM" = 1 ]
 }
 
+@test "evlist_fields numbers the events from 0, as the rows compare them" {
+	# An unset awk counter printed "" for the first event: every row then
+	# compared no event at all and passed (found with issue 23's rows).
+	"$P" record -q -e cpu-clock,task-clock -o b.data -- true
+	local out
+	out=$(evlist_fields b.data)
+	grep -qP '^0\tname\tcpu-clock$' <<<"$out"
+	grep -qP '^1\tname\ttask-clock$' <<<"$out"
+	grep -qP '^0\tsample_type\t' <<<"$out"
+}
+
 @test "item 0: the basics (targets, -F/-c, call graphs, -T -R -i -B -N, switch events) match perf" {
 	run_rows 0
 }
@@ -362,6 +374,10 @@ run_row() {
 
 @test "item 5: -o - writes perf's attrs into the pipe" {
 	run_rows 5
+}
+
+@test "item 6: the rest of perf 6.1's options and their --no- forms (issue 23) keep perf's attrs" {
+	run_rows 6
 }
 
 @test "-a with tracepoints only: the dummy tracking event, so perf report sorts by command, object and symbol as for perf's file" {

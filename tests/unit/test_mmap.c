@@ -168,6 +168,38 @@ static void test_copy_across_wrap(void **state)
 	free(f.mem);
 }
 
+/* --mmap-flush: a ring holding less than flush bytes is left for later; 0 takes all. */
+static void test_flush_waits_for_enough(void **state)
+{
+	struct fake f;
+	struct mmap m;
+	struct mmap_buf *b = NULL;
+
+	(void)state;
+	fake_init(&f);
+	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 2), 0);
+	m.flush = 1000;
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 1);
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 2);
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 0);
+	assert_int_equal(f.pc->data_tail, 0);	/* the kernel keeps it */
+	fake_put(&f, PERF_RECORD_SAMPLE, 400, 3);
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 1200);
+	assert_int_equal(f.pc->data_tail, 1200);
+	hand_on(b);
+	late_reap(&w, true);
+	/* The last pass: flush 0, the few bytes left go too. */
+	fake_put(&f, PERF_RECORD_SAMPLE, 8, 4);
+	b = NULL;
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 0);
+	m.flush = 0;
+	assert_int_equal(pass__copy_ring(&m, os, false, &b), 8);
+	hand_on(b);
+	late_reap(&w, true);
+	mmap__close(&m);
+	free(f.mem);
+}
+
 static void test_backpressure_waits_for_a_buffer(void **state)
 {
 	struct fake f;
@@ -423,6 +455,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_copy_across_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flush_waits_for_enough, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure_waits_for_a_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_ring_is_put_off_until_half_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pass_closes_a_round_only_when_no_ring_was_put_off,

@@ -484,6 +484,151 @@ static void test_comm(void **state)
 	free(c.buf);
 }
 
+/* ---- issue 23: --namespaces, --all-cgroups, --synth, --proc-map-timeout ---- */
+
+struct t_ns {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t nr;
+	struct { uint64_t dev, ino; } link[7];
+};
+
+static void test_namespaces(void **state)
+{
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct synth s;
+	struct capture c;
+	struct t_ns *r;
+	pid_t me = getpid();
+
+	(void)state;
+	synth_init(&s, &c, 16, false);
+	assert_int_equal(synthesize__namespaces(&s, me, me), 0);
+	r = (void *)c.buf;
+	assert_int_equal(r->h.type, PERF_RECORD_NAMESPACES);
+	/* 8 header + 8 pid/tid + 8 nr + 7 x 16 + 16 trailer */
+	assert_int_equal(r->h.size, 8 + 8 + 8 + 7 * 16 + 16);
+	assert_int_equal(r->pid, me);
+	assert_int_equal(r->nr, 7);
+	/* the uapi's order, each the device and inode stat(2) gives */
+	for (int i = 0; i < 7; i++) {
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", names[i]);
+		if (stat(path, &st))
+			continue;
+		assert_int_equal(r->link[i].ino, st.st_ino);
+		assert_int_equal(r->link[i].dev, st.st_dev);
+	}
+	assert_int_equal(s.nr_namespaces, 1);
+	free(c.buf);
+	synth_init(&s, &c, 0, false);
+	assert_int_equal(synthesize__namespaces(&s, me, 0x7ffffff0), -ESRCH);
+	assert_int_equal(c.nr, 0);
+	free(c.buf);
+}
+
+static void test_cgroup(void **state)
+{
+	struct synth s;
+	struct capture c;
+	struct { struct perf_event_header h; uint64_t id; char path[]; } *r;
+
+	(void)state;
+	synth_init(&s, &c, 8, false);
+	assert_int_equal(synthesize__cgroup(&s, 0x1234, "/perfcap/x"), 0);
+	r = (void *)c.buf;
+	assert_int_equal(r->h.type, PERF_RECORD_CGROUP);
+	/* 8 header + 8 id + "/perfcap/x\0" padded to 16 + 8 trailer */
+	assert_int_equal(r->h.size, 40);
+	assert_int_equal(r->id, 0x1234);
+	assert_string_equal(r->path, "/perfcap/x");
+	free(c.buf);
+}
+
+/* Records of type t in c. */
+static int count_type(struct capture *c, uint32_t t)
+{
+	int n = 0;
+
+	for_each_rec(c, h)
+		n += h->type == t;
+	return n;
+}
+
+static void test_synth_kinds(void **state)
+{
+	struct synth s;
+	struct capture c;
+	pid_t me = getpid();
+
+	(void)state;
+	/* task without mmap: FORK and COMM, no MMAP2 */
+	synth_init(&s, &c, 0, false);
+	s.no_maps = true;
+	assert_int_equal(synthesize__process(&s, me, me), 0);
+	assert_int_equal(count_type(&c, PERF_RECORD_COMM), 1);
+	assert_int_equal(count_type(&c, PERF_RECORD_FORK), 1);
+	assert_int_equal(count_type(&c, PERF_RECORD_MMAP2), 0);
+	free(c.buf);
+	/* mmap without task: the maps only */
+	synth_init(&s, &c, 0, false);
+	s.no_tasks = true;
+	assert_int_equal(synthesize__process(&s, me, me), 0);
+	assert_int_equal(count_type(&c, PERF_RECORD_COMM), 0);
+	assert_int_equal(count_type(&c, PERF_RECORD_FORK), 0);
+	assert_true(count_type(&c, PERF_RECORD_MMAP2) > 0);
+	free(c.buf);
+	/* --namespaces: FORK, NAMESPACES, COMM, perf 6.1's order */
+	synth_init(&s, &c, 0, false);
+	s.namespaces = true;
+	s.no_maps = true;
+	assert_int_equal(synthesize__process(&s, me, me), 0);
+	{
+		struct perf_event_header *h = (void *)c.buf;
+
+		assert_int_equal(h->type, PERF_RECORD_FORK);
+		h = (void *)((uint8_t *)h + h->size);
+		assert_int_equal(h->type, PERF_RECORD_NAMESPACES);
+		h = (void *)((uint8_t *)h + h->size);
+		assert_int_equal(h->type, PERF_RECORD_COMM);
+	}
+	free(c.buf);
+}
+
+static void test_map_timeout(void **state)
+{
+	struct synth s;
+	struct capture c;
+	int marked = 0, maps;
+
+	(void)state;
+	/* no time at all: the first map is marked and the rest left out, as perf's */
+	synth_init(&s, &c, 0, false);
+	s.map_timeout = true;
+	s.map_timeout_ns = 0;
+	assert_int_equal(synthesize__process(&s, getpid(), getpid()), 0);
+	maps = count_type(&c, PERF_RECORD_MMAP2);
+	for_each_rec(&c, h)
+		marked += h->type == PERF_RECORD_MMAP2 &&
+			  (h->misc & PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT);
+	assert_int_equal(maps, 1);
+	assert_int_equal(marked, 1);
+	assert_int_equal(s.nr_map_timeouts, 1);
+	free(c.buf);
+	/* an hour is plenty: every map, none marked */
+	synth_init(&s, &c, 0, false);
+	s.map_timeout = true;
+	s.map_timeout_ns = 3600ULL * 1000000000ULL;
+	assert_int_equal(synthesize__process(&s, getpid(), getpid()), 0);
+	assert_true(count_type(&c, PERF_RECORD_MMAP2) > 1);
+	for_each_rec(&c, h)
+		assert_false(h->misc & PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT);
+	assert_int_equal(s.nr_map_timeouts, 0);
+	free(c.buf);
+}
+
 /* ---- kernel ---- */
 
 /* _text from /proc/kallsyms, read here with awk, not with our parser. */
@@ -889,6 +1034,10 @@ int main(void)
 		cmocka_unit_test(test_anon_and_shared_maps),
 		cmocka_unit_test(test_data_maps),
 		cmocka_unit_test(test_all),
+		cmocka_unit_test(test_namespaces),
+		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_synth_kinds),
+		cmocka_unit_test(test_map_timeout),
 	};
 
 	return cmocka_run_group_tests_name("synthesize", tests, group_setup,
