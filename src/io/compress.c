@@ -7,7 +7,7 @@
 #include "perf-file.h"
 #include "util.h"
 
-/* Beyond ZSTD_compressBound() of a slice: an empty last block, a checksum. */
+/* Beyond ZSTD_compressBound() of a slice: a frame's closing bytes (an empty last block). */
 #define SLICE_SLACK 16
 /*
  * Levels 20..22 ask for windows of up to 2^27 bytes; readers bound what
@@ -65,8 +65,16 @@ size_t compressor__bound(const struct compressor *c, size_t len)
 	return full * record_bound(c->slice) + (rest ? record_bound(rest) : 0);
 }
 
-ssize_t compressor__records(struct compressor *c, const void *src, size_t len, void *dst,
-			    size_t cap)
+/* Give the frame up: the next append opens a new one. */
+static void abandon(struct compressor *c)
+{
+	ZSTD_CCtx_reset(c->cctx, ZSTD_reset_session_only);
+	c->frame_in = 0;
+	c->last = NULL;
+}
+
+ssize_t compressor__append(struct compressor *c, const void *src, size_t len, void *dst,
+			   size_t cap)
 {
 	ZSTD_CCtx *cctx = c->cctx;
 	char *out = dst;
@@ -76,20 +84,18 @@ ssize_t compressor__records(struct compressor *c, const void *src, size_t len, v
 		return 0;
 	if (cap < compressor__bound(c, len))
 		return -ENOSPC;
-	/* A new frame, whatever happened to the last one; its size is known. */
-	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only);
-	ZSTD_CCtx_setPledgedSrcSize(cctx, len);
 	while (pos < len) {
 		size_t n = MIN(c->slice, len - pos);
-		bool last = pos + n == len;
 		struct perf_event_header h = { .type = PERF_RECORD_COMPRESSED };
 		ZSTD_inBuffer in = { (const char *)src + pos, n, 0 };
-		ZSTD_outBuffer zo = { out + done + sizeof(h), record_bound(n) - sizeof(h), 0 };
-		size_t r = ZSTD_compressStream2(cctx, &zo, &in, last ? ZSTD_e_end : ZSTD_e_flush);
+		/* The record's slack stays free for the frame's closing bytes. */
+		ZSTD_outBuffer zo = { out + done + sizeof(h),
+				      record_bound(n) - sizeof(h) - SLICE_SLACK, 0 };
+		size_t r = ZSTD_compressStream2(cctx, &zo, &in, ZSTD_e_flush);
 
 		if (ZSTD_isError(r)) {
 			pr_err("zstd: %s\n", ZSTD_getErrorName(r));
-			ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only);
+			abandon(c);
 			return -EIO;
 		}
 		/*
@@ -99,15 +105,57 @@ ssize_t compressor__records(struct compressor *c, const void *src, size_t len, v
 		 */
 		if (r || in.pos != n) {
 			pr_err("zstd: %zu bytes did not fit in a COMPRESSED record\n", n);
-			ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only);
+			abandon(c);
 			return -EOVERFLOW;
 		}
 		h.size = (uint16_t)(sizeof(h) + zo.pos);
 		memcpy(out + done, &h, sizeof(h));
+		c->last = (struct perf_event_header *)(out + done);
 		done += h.size;
 		pos += n;
 	}
+	c->frame_in += len;
 	c->bytes_in += len;
 	c->bytes_out += done;
 	return (ssize_t)done;
+}
+
+ssize_t compressor__end(struct compressor *c, void *tail, size_t room)
+{
+	struct perf_event_header h;
+	ZSTD_inBuffer in = { NULL, 0, 0 };
+	ZSTD_outBuffer zo = { tail, MIN(room, (size_t)SLICE_SLACK), 0 };
+	size_t r;
+
+	if (!c->frame_in)
+		return 0;
+	r = ZSTD_compressStream2(c->cctx, &zo, &in, ZSTD_e_end);
+	memcpy(&h, c->last, sizeof(h));
+	if (ZSTD_isError(r) || r || h.size + zo.pos > sizeof(h) + COMPRESSED_MAX_PAYLOAD) {
+		pr_err("zstd: cannot close a frame: %s\n",
+		       ZSTD_isError(r) ? ZSTD_getErrorName(r) : "no room left");
+		abandon(c);
+		return -EOVERFLOW;
+	}
+	h.size = (uint16_t)(h.size + zo.pos);
+	memcpy(c->last, &h, sizeof(h));
+	c->bytes_out += zo.pos;
+	c->frames++;
+	c->frame_in = 0;
+	c->last = NULL;
+	return (ssize_t)zo.pos;
+}
+
+ssize_t compressor__records(struct compressor *c, const void *src, size_t len, void *dst,
+			    size_t cap)
+{
+	ssize_t n, e;
+
+	if (c->frame_in)
+		abandon(c);	/* whatever happened to the last one */
+	n = compressor__append(c, src, len, dst, cap);
+	if (n <= 0)
+		return n;
+	e = compressor__end(c, (char *)dst + n, cap - (size_t)n);
+	return e < 0 ? e : n + e;
 }

@@ -116,5 +116,7 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->rounds += s->stats.rounds;
 		sum->bytes_in += s->stats.bytes_in;
 		sum->bytes_out += s->stats.bytes_out;
+		sum->chunks += s->stats.chunks;
+		sum->frames += s->stats.frames;
 	}
 }

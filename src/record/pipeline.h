@@ -100,6 +100,7 @@ struct stage_stats {
 	unsigned long writes, shorts;	/* writer I/Os started, short ones resubmitted */
 	uint64_t rounds;		/* FINISHED_ROUNDs placed */
 	uint64_t bytes_in, bytes_out;	/* -z: records in, COMPRESSED records out */
+	uint64_t chunks, frames;	/* -z: chunks compressed, zstd frames they went into */
 };
 
 struct stage {

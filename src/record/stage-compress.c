@@ -27,11 +27,24 @@
  * model over decompressed files (test_compress.c) and hotspot-perfparser
  * over real recordings (compress.bats).
  *
+ * Frames over a batch of chunks. zstd finds repeats only within a frame,
+ * and a reader's chunks are small (a few KiB a pass with 32 KiB rings):
+ * a frame per chunk made 3.2x perf -z's bytes with DWARF stacks, where
+ * perf keeps one stream for the whole file. So the stage keeps a frame
+ * open across chunks and passes, in one output buffer (a frame must not
+ * span buffers: another reader's buffer may land between them in the
+ * file, and perf reads every record with one stream), and closes it
+ * when FRAME_INPUT bytes went in, when the next chunk does not fit, or
+ * when the frame has been open FRAME_HOLD_NS: at a clean pass, or when
+ * idle (bench/results/2026-12-01-zstd-frames/). A clean pass end is
+ * held with the frame (a later one stands for it) and goes on with the
+ * buffer that ends at it, so rounds come at most FRAME_HOLD_NS later.
+ *
  * Memory is bounded (DESIGN.md, 7): the queue holds at most every data
  * buffer of the reader's rings, once each, and one clean-pass item after
  * each; the stage compresses into STAGE_BUFS buffers, each with room for
- * a ring's worth of chunk and a marker, and waits for the next stage
- * when all are in flight.
+ * a frame, a ring's worth of chunk and a marker, and waits for the next
+ * stage when all are in flight.
  *
  * Locks: lock protects the queue, the done list and stop; it is never
  * held while compressing or handing on.
@@ -48,12 +61,24 @@
 #include "io/output.h"
 #include "perf-file.h"
 #include "record/pipeline.h"
+#include "record/record-thread.h"
 #include "util.h"
 
 /* Output buffers of a stage: one filled, the others written. */
 #define STAGE_BUFS COMPRESS_STAGE_BUFS
 /* How long an idle stage waits before it looks at its writes in flight. */
 #define STAGE_REAP_NS (5 * 1000000L)
+/*
+ * A frame closes once this much went in (zstd level 1 over perfcap's
+ * files: 8 KiB frames 8.3x, 128 KiB 32x, 1 MiB 39x on DWARF stacks)...
+ */
+#define FRAME_INPUT (1024 * 1024)
+/*
+ * ...or once it has been open this long: the clean pass it holds back is
+ * a round that others wait for, and readers wake the ones that hold a
+ * round back after ROUND_WAKE_NS (record-thread.h).
+ */
+#define FRAME_HOLD_NS ROUND_WAKE_NS
 
 struct compress_item {
 	struct chunk *c;	/* a chunk; NULL: the end of a clean pass */
@@ -88,7 +113,11 @@ struct compress_stage {
 	/* The stage thread's. */
 	struct compress_buf *bufs;
 	int nr_bufs;
-	struct compress_buf *cur;
+	struct compress_buf *cur;	/* the open frame's buffer, if any */
+	uint64_t frame_t0;		/* when its frame opened */
+	struct pass_end held;		/* the latest clean pass end not handed on */
+	bool held_at_tail;		/* ...and nothing compressed behind it */
+	uint64_t handed_gen;		/* the gen of the last pass end handed on */
 	pthread_t tid;
 	bool started;
 };
@@ -97,6 +126,14 @@ static const struct perf_event_header round_marker = {
 	.type = PERF_RECORD_FINISHED_ROUND,
 	.size = sizeof(struct perf_event_header),
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 static struct compress_stage *to_cs(struct stage *s)
 {
@@ -217,14 +254,29 @@ static struct compress_buf *get_buf(struct compress_stage *s)
 	}
 }
 
-/* Hand what the current buffer holds to the next stage, with end if any. 0 or -errno. */
-static int flush_cur(struct compress_stage *s, struct pass_end *end)
+/*
+ * Close the open frame and hand its buffer to the next stage, with the
+ * held pass end if the buffer ends at it. 0 or -errno.
+ */
+static int flush_cur(struct compress_stage *s)
 {
 	struct compress_buf *b = s->cur;
+	struct pass_end held = s->held, *end = held.clean && s->held_at_tail ? &held : NULL;
 	struct chunk *c = NULL;
+	ssize_t e;
 	int err;
 
 	s->cur = NULL;
+	if (b) {
+		e = compressor__end(&s->z, b->data + b->len, b->cap - b->len - sizeof(round_marker));
+		if (e < 0) {
+			/* The frame is cut: nothing of it may reach the file. */
+			output__set_err(s->out, (int)e);
+			b->len = 0;
+		} else {
+			b->len += (size_t)e;
+		}
+	}
 	if (b && !b->len) {
 		b->busy = false;
 		b = NULL;
@@ -239,20 +291,33 @@ static int flush_cur(struct compress_stage *s, struct pass_end *end)
 	}
 	if (!c && !end)
 		return 0;
+	if (end) {
+		end->data = end->data && !s->out->err;
+		s->held.clean = false;	/* handed on: the next pass end starts afresh */
+		s->handed_gen = end->gen;
+	}
 	err = stage__submit(s->stage.next, &c, c ? 1 : 0, end);
 	/* A chunk not taken came back through buf_written: its bytes are lost with the error. */
 	output__set_err(s->out, err);
 	return err;
 }
 
-/* Room for need more bytes (and a marker) in the current buffer. */
+/* Room for need more bytes (and a marker) in the open frame's buffer, or a new frame. */
 static struct compress_buf *room(struct compress_stage *s, size_t need)
 {
 	if (s->cur && s->cur->cap - s->cur->len < need + sizeof(round_marker))
-		flush_cur(s, NULL);
-	if (!s->cur)
+		flush_cur(s);
+	if (!s->cur) {
 		s->cur = get_buf(s);
+		s->frame_t0 = mono_ns();
+	}
 	return s->cur;
+}
+
+/* The open frame has had its input or its time. */
+static bool frame_due(const struct compress_stage *s, uint64_t now)
+{
+	return s->z.frame_in >= FRAME_INPUT || now - s->frame_t0 >= FRAME_HOLD_NS;
 }
 
 static void do_chunk(struct compress_stage *s, struct chunk *c)
@@ -268,12 +333,17 @@ static void do_chunk(struct compress_stage *s, struct chunk *c)
 		if (!b) {
 			err = -EIO;
 		} else {
-			n = compressor__records(&s->z, req->buf, req->len, b->data + b->len,
-						b->cap - b->len - sizeof(round_marker));
-			if (n < 0)
+			n = compressor__append(&s->z, req->buf, req->len, b->data + b->len,
+					       b->cap - b->len - sizeof(round_marker));
+			if (n < 0) {
+				/* The frame is abandoned: what it holds must not be written. */
 				err = (int)n;
-			else
+				b->len = 0;
+			} else {
 				b->len += n;
+				s->held_at_tail = false;
+				s->stage.stats.chunks++;
+			}
 		}
 		output__set_err(s->out, err);
 	}
@@ -281,20 +351,48 @@ static void do_chunk(struct compress_stage *s, struct chunk *c)
 }
 
 /*
- * A clean pass: what it compressed goes to the next stage with its end,
- * which places the round (stage-output.c); a round closes only behind a
- * pass that handed chunks over, and after a failure none does.
+ * A clean pass: it stands for the one held before it; once the frame is
+ * due (or none is open) the frame closes and goes to the next stage with
+ * it, which places the round (stage-output.c); a round closes only
+ * behind a pass that handed chunks over, and after a failure none does.
+ * A pass begun under a gen newer than the last one handed on goes at
+ * once: a round closed since, and the next one waits for every reader's
+ * clean pass under the new gen (rounds.h), so holding it would hold
+ * back every reader's round.
  */
 static void do_pass_end(struct compress_stage *s, const struct compress_item *it)
 {
-	struct pass_end end = {
-		.clean = true,
-		.data = it->data && !s->out->err,
-		.gen = it->gen,
-		.now = it->now,
-	};
+	bool data = it->data || (s->held.clean && s->held.data);
 
-	flush_cur(s, &end);
+	s->held = (struct pass_end){ .clean = true, .data = data, .gen = it->gen, .now = it->now };
+	s->held_at_tail = true;
+	if (!s->cur || it->gen != s->handed_gen || frame_due(s, mono_ns()))
+		flush_cur(s);
+}
+
+/* How long an idle stage sleeps: until its frame is due, or its writes want a look. */
+static bool idle_deadline(struct compress_stage *s, struct timespec *ts)
+{
+	struct stage *next = s->stage.next;
+	uint64_t wait = UINT64_MAX;
+
+	if (s->cur) {
+		uint64_t age = mono_ns() - s->frame_t0;
+
+		wait = age < FRAME_HOLD_NS ? FRAME_HOLD_NS - age : 0;
+	}
+	if (next->ops->queued(next))
+		wait = MIN(wait, (uint64_t)STAGE_REAP_NS);
+	if (wait == UINT64_MAX)
+		return false;
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += (time_t)(wait / 1000000000ULL);
+	ts->tv_nsec += (long)(wait % 1000000000ULL);
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+	return true;
 }
 
 static void *stage_main(void *arg)
@@ -307,30 +405,22 @@ static void *stage_main(void *arg)
 		struct compress_item it;
 
 		if (!s->q_len) {
+			struct timespec ts;
+
 			if (s->stop)
 				break;
 			pthread_mutex_unlock(&s->lock);
-			/* Idle: what is compressed goes out now rather than wait for more. */
-			if (s->cur)
-				flush_cur(s, NULL);
+			/* Idle: a frame that is due goes out rather than wait for more. */
+			if (s->cur && frame_due(s, mono_ns()))
+				flush_cur(s);
 			stage__reap(next, false);
 			pthread_mutex_lock(&s->lock);
 			if (s->q_len || s->stop)
 				continue;
-			if (next->ops->queued(next)) {
-				/* Writes to reap (the durable prefix moves when they are). */
-				struct timespec ts;
-
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += STAGE_REAP_NS;
-				if (ts.tv_nsec >= 1000000000L) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000L;
-				}
+			if (idle_deadline(s, &ts))
 				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
-			} else {
+			else
 				pthread_cond_wait(&s->wake, &s->lock);
-			}
 			continue;
 		}
 		it = s->q[s->q_head];
@@ -345,7 +435,7 @@ static void *stage_main(void *arg)
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
-	flush_cur(s, NULL);
+	flush_cur(s);
 	return NULL;
 }
 
@@ -410,6 +500,7 @@ static int cs_drain(struct stage *st)
 	cs_reap(st, false);
 	st->stats.bytes_in = s->z.bytes_in;
 	st->stats.bytes_out = s->z.bytes_out;
+	st->stats.frames = s->z.frames;
 	return s->out->err;
 }
 
@@ -462,7 +553,7 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
 	err = compressor__init(&s->z, level, ring_size);
 	if (err)
 		goto fail;
-	cap = compressor__bound(&s->z, ring_size) + sizeof(round_marker);
+	cap = compressor__bound(&s->z, FRAME_INPUT + ring_size) + sizeof(round_marker);
 	s->nr_bufs = STAGE_BUFS;
 	s->bufs = xzalloc(s->nr_bufs * sizeof(*s->bufs));
 	for (int i = 0; i < s->nr_bufs; i++) {

@@ -145,6 +145,10 @@ void record__print_summary(struct record *rec, int err)
 		for (size_t f = 0; f < ARRAY_SIZE(fill); f++)
 			fprintf(stderr, " %llu", (unsigned long long)fill[f]);
 		fprintf(stderr, " ]\n");
+		if (rec->opts.comp_level)
+			fprintf(stderr, "[ perfcap record: -z: %llu chunks compressed into %llu zstd "
+				"frames ]\n", (unsigned long long)st.chunks,
+				(unsigned long long)st.frames);
 		print_switches();
 	}
 }

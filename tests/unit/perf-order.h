@@ -121,6 +121,11 @@ static uint64_t clock_now;
 static uint64_t produced, dropped;
 
 /* Producer p writes rings p and p + NR_READERS: they belong to different readers. */
+/* Longest pause between bursts of 1024 events (a test may want longer runs). */
+#ifndef PRODUCER_PAUSE_US
+#define PRODUCER_PAUSE_US 500
+#endif
+
 static void *producer(void *arg)
 {
 	int p = (int)(intptr_t)arg;
@@ -143,7 +148,7 @@ static void *producer(void *arg)
 			(void)!write(t->wake_fd, &one, sizeof(one));
 		}
 		if (i % 1024 == 0)
-			usleep(rand_r(&seed) % 500);
+			usleep(rand_r(&seed) % PRODUCER_PAUSE_US);
 	}
 	return NULL;
 }

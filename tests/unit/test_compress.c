@@ -211,6 +211,62 @@ static void test_frames_of_two_readers_interleave(void **state)
 	free(out);
 }
 
+/*
+ * One frame over many appends (the stage's batch): it inflates as perf
+ * reads it, every record to its slice and none to nothing, and it is
+ * smaller than a frame per append, since later chunks refer back to
+ * earlier ones.
+ */
+static void test_frame_over_appends(void **state)
+{
+	struct compressor c, one;
+	struct strbuf in;
+	struct inflated res;
+	size_t cap = 1 << 20, len = 0, piece, separate = 0;
+	unsigned char *out = malloc(cap), *tmp = malloc(cap);
+	ssize_t n;
+
+	make_records(&in, 64 * 1024, 512, 9);
+	assert_int_equal(compressor__init(&c, 1, 4096), 0);
+	assert_int_equal(compressor__init(&one, 1, 4096), 0);
+	/* Nothing open: nothing to close. */
+	assert_int_equal(compressor__end(&c, out, cap), 0);
+	for (size_t off = 0; off < in.len; off += piece) {
+		struct perf_event_header h;
+
+		/* Whole records of about 6 KiB a piece, as a reader's chunks are. */
+		piece = 0;
+		while (off + piece < in.len && piece < 6000) {
+			memcpy(&h, in.data + off + piece, sizeof(h));
+			piece += h.size;
+		}
+		n = compressor__append(&c, in.data + off, piece, out + len, cap - len);
+		assert_true(n > 0);
+		len += (size_t)n;
+		n = compressor__records(&one, in.data + off, piece, tmp, cap);
+		assert_true(n > 0);
+		separate += (size_t)n;
+	}
+	assert_int_equal(c.frames, 0);
+	n = compressor__end(&c, out + len, cap - len);
+	assert_true(n > 0 && n <= 16);
+	len += (size_t)n;
+	assert_int_equal(c.frames, 1);
+	assert_int_equal(c.bytes_out, len);
+	inflate_as_perf(out, len, 4096, &res);
+	assert_int_equal(res.out.len, in.len);
+	assert_memory_equal(res.out.data, in.data, in.len);
+	assert_true(res.max_piece <= 4096);
+	print_message("one frame: %zu bytes; a frame per chunk: %zu\n", len, separate);
+	assert_true(len < separate);
+	strbuf__exit(&res.out);
+	strbuf__exit(&in);
+	compressor__exit(&c);
+	compressor__exit(&one);
+	free(out);
+	free(tmp);
+}
+
 static void test_bad_level(void **state)
 {
 	struct compressor c;
@@ -309,6 +365,12 @@ static bool fake_sample(struct fake *f, uint64_t time)
 #define NR_READERS 3
 #define RINGS_PER 2
 #define EVENTS_PER_PRODUCER 40000
+/*
+ * The stage holds a clean pass with its open frame for up to 10 ms
+ * (stage-compress.c): the producers run for several of those, so that
+ * rounds close many times.
+ */
+#define PRODUCER_PAUSE_US 4000
 #include "perf-order.h"
 
 /* perf's ordered events over the decompressed stream (perf-order.h's model). */
@@ -390,6 +452,11 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 	assert_true(res.rounds >= (level > 9 || emulator((char[PATH_MAX]){ 0 }) ? 1 : 3));
 	assert_int_equal(res.violations, 0);
 	assert_true(zout < in);
+	/* Frames span chunks: the stage batches them. */
+	print_message("%llu chunks in %llu frames\n", (unsigned long long)st.chunks,
+		      (unsigned long long)st.frames);
+	assert_true(st.frames > 0);
+	assert_true(st.frames < st.chunks);
 }
 
 static void test_stages_keep_perf_order(void **state)
@@ -457,6 +524,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_inflate_as_perf_reads_them),
 		cmocka_unit_test(test_frames_of_two_readers_interleave),
+		cmocka_unit_test(test_frame_over_appends),
 		cmocka_unit_test(test_bad_level),
 		cmocka_unit_test(test_reader_reads_our_records),
 		cmocka_unit_test(test_stages_keep_perf_order),
