@@ -122,10 +122,8 @@ struct compress_stage {
 	bool started;
 };
 
-static const struct perf_event_header round_marker = {
-	.type = PERF_RECORD_FINISHED_ROUND,
-	.size = sizeof(struct perf_event_header),
-};
+/* Room a buffer keeps for the FINISHED_ROUND the output stage may put behind it. */
+#define MARKER_ROOM sizeof(struct perf_event_header)
 
 static uint64_t mono_ns(void)
 {
@@ -268,7 +266,7 @@ static int flush_cur(struct compress_stage *s)
 
 	s->cur = NULL;
 	if (b) {
-		e = compressor__end(&s->z, b->data + b->len, b->cap - b->len - sizeof(round_marker));
+		e = compressor__end(&s->z, b->data + b->len, b->cap - b->len - MARKER_ROOM);
 		if (e < 0) {
 			/* The frame is cut: nothing of it may reach the file. */
 			output__set_err(s->out, (int)e);
@@ -305,7 +303,7 @@ static int flush_cur(struct compress_stage *s)
 /* Room for need more bytes (and a marker) in the open frame's buffer, or a new frame. */
 static struct compress_buf *room(struct compress_stage *s, size_t need)
 {
-	if (s->cur && s->cur->cap - s->cur->len < need + sizeof(round_marker))
+	if (s->cur && s->cur->cap - s->cur->len < need + MARKER_ROOM)
 		flush_cur(s);
 	if (!s->cur) {
 		s->cur = get_buf(s);
@@ -334,7 +332,7 @@ static void do_chunk(struct compress_stage *s, struct chunk *c)
 			err = -EIO;
 		} else {
 			n = compressor__append(&s->z, req->buf, req->len, b->data + b->len,
-					       b->cap - b->len - sizeof(round_marker));
+					       b->cap - b->len - MARKER_ROOM);
 			if (n < 0) {
 				/* The frame is abandoned: what it holds must not be written. */
 				err = (int)n;
@@ -553,7 +551,7 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
 	err = compressor__init(&s->z, level, ring_size);
 	if (err)
 		goto fail;
-	cap = compressor__bound(&s->z, FRAME_INPUT + ring_size) + sizeof(round_marker);
+	cap = compressor__bound(&s->z, FRAME_INPUT + ring_size) + MARKER_ROOM;
 	s->nr_bufs = STAGE_BUFS;
 	s->bufs = xzalloc(s->nr_bufs * sizeof(*s->bufs));
 	for (int i = 0; i < s->nr_bufs; i++) {
