@@ -45,6 +45,12 @@ int build_id__cached(const char *path, uint64_t dev, uint64_t ino,
 		     struct build_id *bid);
 /* Frees what build_id__cached() remembered. */
 void build_id__cache_free(void);
+/*
+ * This process's vdso (the image every 64-bit process of this kernel
+ * maps): a copy of its bytes into *image (to free) and its build id.
+ * 0, or -ENOENT when there is no vdso or it has no id.
+ */
+int build_id__vdso(struct build_id *bid, void **image, size_t *size);
 /* Lower-case hex into buf (2*size+1 bytes). */
 char *build_id__hex(const struct build_id *bid, char *buf);
 
