@@ -12,6 +12,7 @@
  *                           for the user (record_control__tick)
  *   record/synth.c          records for what existed before: tasks, maps
  *   record/summary.c        what was lost, into the file and the summary
+ *   record/record-buildids.c  the BUILD_ID section's DSOs, the build-id cache
  *
  * Internal to the record command: nothing else includes this.
  */
@@ -26,6 +27,7 @@
 #include "record-opts.h"
 #include "events/evlist.h"
 #include "events/parse-events.h"
+#include "format/features.h"
 #include "format/perf-data.h"
 #include "io/output.h"
 #include "io/writer.h"
@@ -78,6 +80,7 @@ struct record {
 	struct strbuf kcache;
 	bool kcaching, kcached;
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
+	struct dso_hits synth_hits;	/* the maps synthesized into the current file */
 };
 
 static inline uint64_t record__now_ns(void)
@@ -138,6 +141,18 @@ int record_control__name_output(struct record *rec);
  * --switch-output's new file, the command's processes as they are). 0 or -errno.
  */
 int record__synthesize(struct record *rec, bool again);
+
+/* record/record-buildids.c */
+/* What the readers and the synthesized records note for build ids (-B: nothing). */
+void record__build_ids_setup(struct record *rec);
+/*
+ * The current file's BUILD_ID entries, into env (dsos_only): the DSOs
+ * its samples hit, or every DSO with --buildid-all; each is added to the
+ * build-id cache unless -N. What was noted is forgotten, for the next
+ * --switch-output file. Free with record__build_ids_free.
+ */
+void record__build_ids(struct record *rec, struct feature_env *env);
+void record__build_ids_free(struct feature_env *env);
 
 /* record/summary.c */
 /* The kernel's per-event lost samples, as PERF_RECORD_LOST_SAMPLES records. 0 or -errno. */

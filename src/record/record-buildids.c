@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build ids at the end of a file (record.h), without a pass over it: the
+ * readers noted the samples and maps as they copied them (dso-hits.h),
+ * the synthesized maps were noted as they were written. Here those notes
+ * become the DSOs the samples hit, each DSO gets its build id (from its
+ * MMAP2 record, which the kernel fills for perfcap, or from its file, whose
+ * inode must still be the mapped one), and each goes into the build-id
+ * cache as perf 6.1's record puts it there (format/buildid-cache.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "format/buildid-cache.h"
+#include "record/record.h"
+
+void record__build_ids_setup(struct record *rec)
+{
+	const struct record_opts *o = &rec->opts;
+	uint64_t st = rec->evlist.evsels[0]->attr.sample_type;
+	/* --buildid-all: every DSO counts, as perf's needs no samples for it. */
+	bool track = !o->buildid_all;
+
+	dso_hits__init(&rec->synth_hits, st, track);
+	rec->synth_hits.on = !o->no_buildid;
+	for (int i = 0; i < rec->readers.nr; i++) {
+		rec->readers.t[i].hits.track_samples = track;
+		rec->readers.t[i].hits.on = !o->no_buildid;
+	}
+}
+
+/* A module's name in /sys/module from its path: foo-bar.ko[.xz] -> foo_bar. */
+static void module_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		base++;
+	for (i = 0; i + 1 < size && base[i] && base[i] != '.' && base[i] != ']'; i++)
+		buf[i] = base[i] == '-' ? '_' : base[i];
+	buf[i] = 0;
+}
+
+/*
+ * A file DSO's id: the one its MMAP2 record carried, else the file's as
+ * long as it is the inode that was mapped (else none: a wrong id is worse).
+ * The file is tried at its path, then through the process's root while it
+ * still exists. *from: the path that reached it.
+ */
+static int file_build_id(const struct hit_dso *d, struct build_id *bid, char *from,
+			 size_t size)
+{
+	int err;
+
+	snprintf(from, size, "%s", d->name);
+	if (d->bid.size) {
+		*bid = d->bid;
+		return 0;
+	}
+	err = build_id__cached(d->name, makedev(d->maj, d->min), d->ino, bid);
+	if (err && d->pid > 0 && snprintf(from, size, "/proc/%d/root%s", d->pid, d->name) <
+				     (int)size)
+		err = build_id__cached(from, makedev(d->maj, d->min), d->ino, bid);
+	if (!err && !bid->size)
+		err = -ENOENT;
+	return err;
+}
+
+struct vdso_image {
+	struct build_id bid;
+	void *image;
+	size_t size;
+	bool tried;
+};
+
+static void cache_one(const char *dir, const struct feature_dso *f, const struct hit_dso *d,
+		      const char *from, struct vdso_image *vdso)
+{
+	int err;
+
+	if (d->is_kernel_image)
+		err = buildid_cache__add_kallsyms(dir, &f->bid);
+	else if (!strcmp(f->filename, "[vdso]"))
+		err = buildid_cache__add_vdso(dir, &f->bid, vdso->image, vdso->size);
+	else if (f->filename[0] == '/')
+		err = buildid_cache__add_file(dir, &f->bid, f->filename, from);
+	else
+		return;	/* a module without a file */
+	if (err)
+		pr_debug("build-id cache: %s not added: %s\n", f->filename, strerror(-err));
+}
+
+void record__build_ids(struct record *rec, struct feature_env *env)
+{
+	const struct record_opts *o = &rec->opts;
+	int n = rec->readers.nr + 1;
+	struct dso_hits **h = xzalloc(n * sizeof(*h));
+	struct feature_dso *out;
+	struct hit_dso *d;
+	struct vdso_image vdso = { 0 };
+	char dir[PATH_MAX];
+	bool cache;
+	uint64_t t0 = record__now_ns(), t1;
+	size_t nr, k = 0;
+
+	env->dsos_only = true;
+	if (o->no_buildid || !rec->synth_hits.on) {
+		free(h);
+		return;
+	}
+	h[0] = &rec->synth_hits;
+	for (int i = 0; i < rec->readers.nr; i++)
+		h[i + 1] = &rec->readers.t[i].hits;
+	nr = dso_hits__resolve(h, n, o->buildid_all, &d);
+	cache = !o->no_buildid_cache && !buildid_cache__dir(dir, sizeof(dir));
+	if (cache && mkdir(dir, 0755) && errno != EEXIST) {
+		pr_warn("build-id cache %s: %s; the recording's DSOs are not cached\n", dir,
+			strerror(errno));
+		cache = false;
+	}
+	out = xzalloc((nr + 1) * sizeof(*out));
+	for (size_t i = 0; i < nr; i++) {
+		struct feature_dso *f = &out[k];
+		char from[PATH_MAX + 32], mod[256];
+		int err;
+
+		f->cpumode = d[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		if (d[i].is_kernel_image) {
+			err = build_id__kernel(&f->bid);
+		} else if (d[i].kernel) {
+			module_name(d[i].name, mod, sizeof(mod));
+			err = build_id__module(mod, &f->bid);
+			snprintf(from, sizeof(from), "%s", d[i].name);
+		} else if (!strcmp(d[i].name, "[vdso]")) {
+			if (!vdso.tried)
+				build_id__vdso(&vdso.bid, &vdso.image, &vdso.size);
+			vdso.tried = true;
+			f->bid = vdso.bid;
+			err = vdso.bid.size ? 0 : -ENOENT;
+		} else {
+			err = file_build_id(&d[i], &f->bid, from, sizeof(from));
+		}
+		if (err || !f->bid.size)
+			continue;	/* no id: left out, as perf leaves it */
+		/* A file seen with and without an id in its maps is one DSO. */
+		if (k && !strcmp(out[k - 1].filename, d[i].name) &&
+		    out[k - 1].bid.size == f->bid.size &&
+		    !memcmp(out[k - 1].bid.data, f->bid.data, f->bid.size))
+			continue;
+		f->filename = xstrdup(d[i].name);
+		if (cache)
+			cache_one(dir, f, &d[i], from, &vdso);
+		k++;
+	}
+	t1 = record__now_ns();
+	pr_debug("build ids: %zu DSOs hit, %zu with an id, %s in %.1f ms\n", nr, k,
+		 cache ? "cached" : "not cached", (t1 - t0) / 1e6);
+	env->dsos = out;
+	env->nr_dsos = (int)k;
+	free(d);
+	free(vdso.image);
+	free(h);
+	/* The next --switch-output file starts with its own maps and samples. */
+	for (int i = 0; i < n; i++)
+		dso_hits__reset(i ? &rec->readers.t[i - 1].hits : &rec->synth_hits);
+}
+
+void record__build_ids_free(struct feature_env *env)
+{
+	for (int i = 0; i < env->nr_dsos; i++)
+		free((void *)env->dsos[i].filename);
+	free((void *)env->dsos);
+	env->dsos = NULL;
+	env->nr_dsos = 0;
+}
