@@ -25,12 +25,14 @@ void record__build_ids_setup(struct record *rec)
 	uint64_t st = rec->evlist.evsels[0]->attr.sample_type;
 	/* --buildid-all: every DSO counts, as perf's needs no samples for it. */
 	bool track = !o->buildid_all;
+	/* A pipe gets no BUILD_ID section at the end (nor does perf's). */
+	bool on = !o->no_buildid && rec->pipe_fd < 0;
 
 	dso_hits__init(&rec->synth_hits, st, track);
-	rec->synth_hits.on = !o->no_buildid;
+	rec->synth_hits.on = on;
 	for (int i = 0; i < rec->readers.nr; i++) {
 		rec->readers.t[i].hits.track_samples = track;
-		rec->readers.t[i].hits.on = !o->no_buildid;
+		rec->readers.t[i].hits.on = on;
 	}
 }
 
