@@ -29,7 +29,8 @@
 
 #include "format/build-id.h"
 
-#define DSO_HITS_MAX_PAGES (1u << 20)
+/* 256 Ki pages (1 GiB of code hit): a table of at most 16 MiB a reader. */
+#define DSO_HITS_MAX_PAGES (1u << 18)
 
 struct hit_page {
 	uint64_t page;		/* ip >> 12 */

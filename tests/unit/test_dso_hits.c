@@ -317,6 +317,30 @@ static void test_many_pages(void **state)
 	strbuf__exit(&sb);
 }
 
+/* Past DSO_HITS_MAX_PAGES it stops noting pages and lists every DSO (a longer list, no wrong id). */
+static void test_overflow_lists_all(void **state)
+{
+	struct dso_hits h, *hp = &h;
+	struct strbuf sb;
+	char *s;
+
+	strbuf__init(&sb);
+	dso_hits__init(&h, ST, true);
+	mmap2(&sb, 100, 0x400000, 0x1000, "/bin/a", 0xaa, 0, 1);
+	mmap2(&sb, 100, 0x500000, 0x1000, "/bin/unhit", 0xab, 0, 1);
+	for (uint64_t i = 0; i <= DSO_HITS_MAX_PAGES; i++)
+		sample(&sb, PERF_RECORD_MISC_USER, 100, 0x10000000000ULL + (i << 12), 5);
+	dso_hits__observe(&h, sb.data, sb.len);
+	assert_true(h.overflow);
+	assert_int_equal(h.nr_pages, DSO_HITS_MAX_PAGES);
+	/* The kernel too: its pages may have been among those not noted. */
+	s = names(&hp, 1, false);
+	assert_string_equal(s, "/bin/a /bin/unhit [kernel.kallsyms]");
+	free(s);
+	dso_hits__exit(&h);
+	strbuf__exit(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_no_sample_tracking),
 		cmocka_unit_test(test_many_pages),
+		cmocka_unit_test(test_overflow_lists_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
