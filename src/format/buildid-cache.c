@@ -197,12 +197,13 @@ int buildid_cache__add_file(const char *dir, const struct build_id *bid,
 			    const char *name, const char *path)
 {
 	char sbid[2 * BUILD_ID_MAX + 1], ddir[PATH_MAX], file[PATH_MAX], debug[PATH_MAX];
-	char *real = realpath(name, NULL);
+	char *real;
 	size_t nl;
 	int err;
 
 	if (!bid->size)
 		return -EINVAL;
+	real = realpath(name, NULL);
 	build_id__hex(bid, sbid);
 	/* perf files a DSO under its real path. */
 	err = dso_dir(ddir, sizeof(ddir), dir, real ? real : name, sbid);

@@ -439,7 +439,8 @@ size_t dso_hits__resolve(struct dso_hits *const *h, int n, bool every_dso,
 			r.maps[r.nr_maps].m = &h[i]->maps[j];
 			r.maps[r.nr_maps++].name = h[i]->names + h[i]->maps[j].name;
 		}
-		memcpy(r.forks + r.nr_forks, h[i]->forks, h[i]->nr_forks * sizeof(*r.forks));
+		if (h[i]->nr_forks)
+			memcpy(r.forks + r.nr_forks, h[i]->forks, h[i]->nr_forks * sizeof(*r.forks));
 		r.nr_forks += h[i]->nr_forks;
 	}
 	qsort(r.maps, r.nr_maps, sizeof(*r.maps), rmap_cmp);
