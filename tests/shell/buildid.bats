@@ -139,6 +139,22 @@ bid_of() { # FILE NAME
 	done <ids
 }
 
+@test "-p and --threads: a running process's maps from /proc, its samples through two readers, listed and cached" {
+	cp "$W/parallel" bin/
+	bin/parallel -t 4 >/dev/null &
+	pid=$!
+	wait_for tasks_at_least "$pid" 2
+	pc_record -p "$pid" --threads=cpu -e cpu-clock -o pc.data -- sleep 1
+	kill "$pid"
+	wait "$pid" || true
+	bid_names pc.data >table
+	bid_names pc.data --with-hits >hits
+	{ cat hits; echo '[vdso]'; } | sort -u | diff -u - table
+	grep -qx "$PWD/bin/parallel" table
+	id=$(bid_of pc.data "$PWD/bin/parallel")
+	cmp "$HOME/.debug/.build-id/${id:0:2}/${id:2}/elf" bin/parallel
+}
+
 @test "-N: the BUILD_ID section is written, ~/.debug is left alone" {
 	pc_record -N -e cpu-clock -o pc.data -- bin/bidw
 	refute test -e "$HOME/.debug"
