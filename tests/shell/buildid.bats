@@ -155,6 +155,22 @@ bid_of() { # FILE NAME
 	cmp "$HOME/.debug/.build-id/${id:0:2}/${id:2}/elf" bin/parallel
 }
 
+@test "--switch-output: each file lists the DSOs of its own samples" {
+	pc_record -e cpu-clock --switch-output=150ms -o sw.data -- bin/bidw
+	files=(sw.data.*)
+	echo "${#files[@]} files"
+	[[ ${#files[@]} -ge 2 ]]
+	for f in "${files[@]}"; do
+		bid_names "$f" >"$f.table"
+		bid_names "$f" --with-hits >"$f.hits"
+		{ cat "$f.hits"; echo '[vdso]'; } | sort -u | diff -u - "$f.table"
+	done
+	# The program ran first, the library last: the last file is past the
+	# program's part, so a list carried over from the files before fails.
+	grep -qx "$PWD/bin/bidw" "${files[0]}.table"
+	refute grep -qx "$PWD/bin/bidw" "${files[-1]}.table"
+}
+
 @test "-N: the BUILD_ID section is written, ~/.debug is left alone" {
 	pc_record -N -e cpu-clock -o pc.data -- bin/bidw
 	refute test -e "$HOME/.debug"
