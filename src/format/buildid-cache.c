@@ -14,15 +14,24 @@
 #include <unistd.h>
 
 #include "format/buildid-cache.h"
+#include "perf-config.h"
 #include "util.h"
 
 int buildid_cache__dir(char *buf, size_t size)
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char dir[4096];
 	int n;
 
+	/*
+	 * perf 6.1 itself reads buildid.dir and sets $PERF_BUILDID_DIR only
+	 * for the scripts it runs (perf archive); perfcap takes it first, as
+	 * the place the user asked for.
+	 */
 	if (env && env[0])
 		n = snprintf(buf, size, "%s", env);
+	else if (!perf_config__get("buildid", "dir", dir, sizeof(dir)) && dir[0])
+		n = snprintf(buf, size, "%s", dir);
 	else if (home && home[0])
 		n = snprintf(buf, size, "%s/.debug", home);
 	else

@@ -11,8 +11,9 @@
  *   DIR/[vdso]/<build id>/vdso               the vdso image
  *   DIR/.build-id/<2 hex>/<the other hex>  -> ../../<path of the dso>/<build id>
  *
- * DIR is $PERF_BUILDID_DIR, else $HOME/.debug. Entries already there are
- * kept. perf's "probes" file (its SDT probe cache) is not written.
+ * DIR is $PERF_BUILDID_DIR, else perf's buildid.dir (perf-config.h), else
+ * $HOME/.debug. Entries already there are kept. perf's "probes" file (its
+ * SDT probe cache) is not written.
  */
 #ifndef PERFCAP_BUILDID_CACHE_H
 #define PERFCAP_BUILDID_CACHE_H
@@ -21,7 +22,7 @@
 
 #include "format/build-id.h"
 
-/* The cache's directory into buf. 0, or -ENOENT when neither variable is set. */
+/* The cache's directory into buf. 0, or -ENOENT when none of the three is set. */
 int buildid_cache__dir(char *buf, size_t size);
 /*
  * A file DSO: name as the recording names it (its map's path), path the

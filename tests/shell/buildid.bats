@@ -50,7 +50,7 @@ setup() {
 	# A HOME without a cache: what is in ~/.debug is this recording's.
 	export HOME=$BATS_TEST_TMPDIR/home
 	mkdir -p "$HOME"
-	unset PERF_BUILDID_DIR
+	unset PERF_BUILDID_DIR PERF_CONFIG
 }
 
 # DSO names of `perf buildid-list -i FILE [more]`, sorted, one a line.
@@ -195,6 +195,17 @@ bid_of() { # FILE NAME
 	id=$(bid_of pc.data "$PWD/bin/bidw")
 	[[ -n "$id" ]]
 	cmp "$PERF_BUILDID_DIR/.build-id/${id:0:2}/${id:2}/elf" bin/bidw
+}
+
+@test "perf's buildid.dir (~/.perfconfig): perfcap fills the cache there, and perf archive packs it from there" {
+	printf '[buildid]\n\tdir = %s\n' "$BATS_TEST_TMPDIR/ids" >"$HOME/.perfconfig"
+	pc_record -e cpu-clock -o pc.data -- bin/bidw
+	refute test -e "$HOME/.debug"
+	id=$(bid_of pc.data "$PWD/bin/bidw")
+	[[ -n "$id" ]]
+	cmp "$BATS_TEST_TMPDIR/ids/.build-id/${id:0:2}/${id:2}/elf" bin/bidw
+	perf_ok archive pc.data
+	tar tjf pc.data.tar.bz2 | grep -q "bin/bidw/$id/elf\$"
 }
 
 @test "--buildid-all: every DSO mapped, as perf record --buildid-all lists them" {

@@ -31,17 +31,30 @@ static void test_dir(void **state)
 {
 	char buf[PATH_MAX];
 
+	FILE *f;
+
 	setenv("HOME", "/home/someone", 1);
 	unsetenv("PERF_BUILDID_DIR");
+	setenv("PERF_CONFIG", "/nonexistent/perfconfig", 1);
 	assert_int_equal(buildid_cache__dir(buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/home/someone/.debug");
-	/* $PERF_BUILDID_DIR first, as perf; its trailing slash goes. */
+	/* perf's buildid.dir, where perf report and perf archive look too. */
+	f = fopen(tpath("perfconfig"), "w");
+	assert_non_null(f);
+	fputs("[buildid]\n\tdir = /var/cache/ids\n", f);
+	fclose(f);
+	setenv("PERF_CONFIG", tpath("perfconfig"), 1);
+	assert_int_equal(buildid_cache__dir(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/var/cache/ids");
+	/* $PERF_BUILDID_DIR before it; its trailing slash goes. */
 	setenv("PERF_BUILDID_DIR", "/srv/ids/", 1);
 	assert_int_equal(buildid_cache__dir(buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/srv/ids");
 	unsetenv("PERF_BUILDID_DIR");
+	setenv("PERF_CONFIG", "/nonexistent/perfconfig", 1);
 	unsetenv("HOME");
 	assert_int_equal(buildid_cache__dir(buf, sizeof(buf)), -ENOENT);
+	unsetenv("PERF_CONFIG");
 }
 
 static void test_file(void **state)
