@@ -54,25 +54,49 @@ static void module_name(const char *path, char *buf, size_t size)
  * A file DSO's id: the one its MMAP2 record carried, else the file's as
  * long as it is the inode that was mapped (else none: a wrong id is worse).
  * The file is tried at its path, then through the process's root while it
- * still exists. *from: the path that reached it.
+ * still exists.
  */
-static int file_build_id(const struct hit_dso *d, struct build_id *bid, char *from,
-			 size_t size)
+static int file_build_id(const struct hit_dso *d, struct build_id *bid)
 {
+	char path[PATH_MAX + 32];
 	int err;
 
-	snprintf(from, size, "%s", d->name);
 	if (d->bid.size) {
 		*bid = d->bid;
 		return 0;
 	}
 	err = build_id__cached(d->name, makedev(d->maj, d->min), d->ino, bid);
-	if (err && d->pid > 0 && snprintf(from, size, "/proc/%d/root%s", d->pid, d->name) <
-				     (int)size)
-		err = build_id__cached(from, makedev(d->maj, d->min), d->ino, bid);
+	if (err && d->pid > 0 &&
+	    snprintf(path, sizeof(path), "/proc/%d/root%s", d->pid, d->name) < (int)sizeof(path))
+		err = build_id__cached(path, makedev(d->maj, d->min), d->ino, bid);
 	if (!err && !bid->size)
 		err = -ENOENT;
 	return err;
+}
+
+static bool same_id(const struct build_id *a, const struct build_id *b)
+{
+	return a->size && a->size == b->size && !memcmp(a->data, b->data, a->size);
+}
+
+/*
+ * The file to cache for a DSO whose id came from its MMAP2 record: the
+ * path may now name another file (replaced, or a container's path seen
+ * from the host), and the cache must never hold a file under an id that
+ * is not its own. The path, else the same path through the process's
+ * root; NULL when neither has the id.
+ */
+static const char *file_with_id(const struct hit_dso *d, const struct build_id *want,
+				char *buf, size_t size)
+{
+	struct build_id got;
+
+	if (!build_id__cached(d->name, 0, 0, &got) && same_id(&got, want))
+		return d->name;
+	if (d->pid > 0 && snprintf(buf, size, "/proc/%d/root%s", d->pid, d->name) < (int)size &&
+	    !build_id__cached(buf, 0, 0, &got) && same_id(&got, want))
+		return buf;
+	return NULL;
 }
 
 struct vdso_image {
@@ -83,18 +107,20 @@ struct vdso_image {
 };
 
 static void cache_one(const char *dir, const struct feature_dso *f, const struct hit_dso *d,
-		      const char *from, struct vdso_image *vdso)
+		      struct vdso_image *vdso)
 {
+	char buf[PATH_MAX + 32];
+	const char *from;
 	int err;
 
 	if (d->is_kernel_image)
 		err = buildid_cache__add_kallsyms(dir, &f->bid);
 	else if (!strcmp(f->filename, "[vdso]"))
 		err = buildid_cache__add_vdso(dir, &f->bid, vdso->image, vdso->size);
-	else if (f->filename[0] == '/')
+	else if (f->filename[0] == '/' && (from = file_with_id(d, &f->bid, buf, sizeof(buf))))
 		err = buildid_cache__add_file(dir, &f->bid, f->filename, from);
 	else
-		return;	/* a module without a file */
+		err = -ENOENT;	/* no file with this id (or a module without a file) */
 	if (err)
 		pr_debug("build-id cache: %s not added: %s\n", f->filename, strerror(-err));
 }
@@ -130,7 +156,7 @@ void record__build_ids(struct record *rec, struct feature_env *env)
 	out = xzalloc((nr + 1) * sizeof(*out));
 	for (size_t i = 0; i < nr; i++) {
 		struct feature_dso *f = &out[k];
-		char from[PATH_MAX + 32], mod[256];
+		char mod[256];
 		int err;
 
 		f->cpumode = d[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -139,7 +165,6 @@ void record__build_ids(struct record *rec, struct feature_env *env)
 		} else if (d[i].kernel) {
 			module_name(d[i].name, mod, sizeof(mod));
 			err = build_id__module(mod, &f->bid);
-			snprintf(from, sizeof(from), "%s", d[i].name);
 		} else if (!strcmp(d[i].name, "[vdso]")) {
 			if (!vdso.tried)
 				build_id__vdso(&vdso.bid, &vdso.image, &vdso.size);
@@ -147,7 +172,7 @@ void record__build_ids(struct record *rec, struct feature_env *env)
 			f->bid = vdso.bid;
 			err = vdso.bid.size ? 0 : -ENOENT;
 		} else {
-			err = file_build_id(&d[i], &f->bid, from, sizeof(from));
+			err = file_build_id(&d[i], &f->bid);
 		}
 		if (err || !f->bid.size)
 			continue;	/* no id: left out, as perf leaves it */
@@ -158,7 +183,7 @@ void record__build_ids(struct record *rec, struct feature_env *env)
 			continue;
 		f->filename = xstrdup(d[i].name);
 		if (cache)
-			cache_one(dir, f, &d[i], from, &vdso);
+			cache_one(dir, f, &d[i], &vdso);
 		k++;
 	}
 	t1 = record__now_ns();
