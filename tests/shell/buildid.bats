@@ -31,14 +31,18 @@ setup_file() {
 		}
 		int main(void)
 		{
+			bidw_main_sink = OTHER;
 			bidw_main_spin(150000000UL);
 			bidw_lib_spin(150000000UL);
 			return 0;
 		}
 	EOF
 	gcc -O1 -g -fPIC -shared -Wl,--build-id -o "$d/libbidw.so" "$d/lib.c"
-	gcc -O1 -g -Wl,--build-id -Wl,-rpath,'$ORIGIN' -o "$d/bidw" "$d/main.c" \
-			-L"$d" -lbidw
+	gcc -O1 -g -Wl,--build-id -Wl,-rpath,'$ORIGIN' -DOTHER=0 -o "$d/bidw" "$d/main.c" \
+		-L"$d" -lbidw
+	# The same program with other bytes, so another build id.
+	gcc -O1 -g -Wl,--build-id -Wl,-rpath,'$ORIGIN' -DOTHER=1 -o "$d/bidw-other" "$d/main.c" \
+		-L"$d" -lbidw
 }
 
 setup() {
@@ -156,19 +160,32 @@ bid_of() { # FILE NAME
 }
 
 @test "--switch-output: each file lists the DSOs of its own samples" {
-	pc_record -e cpu-clock --switch-output=150ms -o sw.data -- bin/bidw
+	# The program, then a second of sleep: the last files see only the sleep.
+	pc_record -e cpu-clock --switch-output=200ms -o sw.data -- sh -c 'bin/bidw; sleep 1'
 	files=(sw.data.*)
 	echo "${#files[@]} files"
-	[[ ${#files[@]} -ge 2 ]]
+	[[ ${#files[@]} -ge 3 ]]
 	for f in "${files[@]}"; do
 		bid_names "$f" >"$f.table"
 		bid_names "$f" --with-hits >"$f.hits"
 		{ cat "$f.hits"; echo '[vdso]'; } | sort -u | diff -u - "$f.table"
 	done
-	# The program ran first, the library last: the last file is past the
-	# program's part, so a list carried over from the files before fails.
-	grep -qx "$PWD/bin/bidw" "${files[0]}.table"
+	cat "${files[@]/%/.table}" | grep -qx "$PWD/bin/bidw"
+	# A list carried over from the files before would name the program here.
 	refute grep -qx "$PWD/bin/bidw" "${files[-1]}.table"
+}
+
+@test "a program replaced on disk while it ran: its id from the MMAP2 record, and no other file cached under it" {
+	cp "$BATS_FILE_TMPDIR/src/bidw-other" other
+	old=$(readelf -n bin/bidw | awk '/Build ID/ { print $3 }')
+	new=$(readelf -n other | awk '/Build ID/ { print $3 }')
+	[[ -n "$old" && -n "$new" && "$old" != "$new" ]]
+	pc_record -e cpu-clock -o pc.data -- sh -c "bin/bidw & sleep 0.2; cp other bin/bidw.new; mv bin/bidw.new bin/bidw; wait"
+	# The section names the program that ran.
+	[[ "$(bid_of pc.data "$PWD/bin/bidw")" == "$old" ]]
+	# The path now holds the other file: it is not cached as the old id.
+	refute test -e "$HOME/.debug/.build-id/${old:0:2}/${old:2}"
+	refute test -e "$HOME/.debug/.build-id/${new:0:2}/${new:2}"
 }
 
 @test "-N: the BUILD_ID section is written, ~/.debug is left alone" {
