@@ -26,7 +26,6 @@ void dso_hits__init(struct dso_hits *h, uint64_t st, bool track_samples)
 	size_t off = sizeof(struct perf_event_header), id_hdr = 0;
 
 	memset(h, 0, sizeof(*h));
-	h->on = true;
 	h->track_samples = track_samples;
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		off += 8;

@@ -58,7 +58,7 @@ struct dso_hits {
 	size_t ip_off, tid_off, time_off;
 	/* Where a non-sample record's time is, from its end; 0: none. */
 	size_t trailer_time_from_end;
-	bool on;		/* false with -B: the reader notes nothing */
+	bool on;		/* the reader notes (off until the recorder says: not with -B, a pipe, bench/drain) */
 	bool track_samples;	/* false with --buildid-all: every DSO counts */
 	bool overflow;		/* DSO_HITS_MAX_PAGES reached: every DSO counts */
 
