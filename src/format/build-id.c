@@ -212,6 +212,42 @@ int build_id__module(const char *name, struct build_id *bid)
 	return build_id__from_notes_file(path, bid);
 }
 
+int build_id__has_sdt_notes(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, ret = 0;
+	Elf *elf;
+
+	if (elf_ready())
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".note.stapsdt")) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 int build_id__vdso(struct build_id *bid, void **image, size_t *size)
 {
 	unsigned long long start = 0, end = 0;

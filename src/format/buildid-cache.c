@@ -195,6 +195,24 @@ static int dso_dir(char *buf, size_t size, const char *dir, const char *what,
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * perf's SDT probe cache beside the file: perf writes the probes of its
+ * .note.stapsdt there, and an empty file for a DSO without any. perfcap
+ * writes only the empty one: a DSO with probes gets no file, so perf
+ * probe scans it rather than trust an empty list.
+ */
+static void add_empty_probes(const char *ddir, int has_sdt)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (has_sdt != 0 || snprintf(path, sizeof(path), "%s/probes", ddir) >= (int)sizeof(path))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+
 static int fill_bytes(int fd, void *arg)
 {
 	const struct { const void *p; size_t n; } *b = arg;
@@ -227,6 +245,7 @@ int buildid_cache__add_file(const char *dir, const struct build_id *bid,
 	err = link_or_copy(path, file);
 	if (err)
 		return err;
+	add_empty_probes(ddir, build_id__has_sdt_notes(path));
 	/*
 	 * A stripped file's symbols may be in its debug file: perf caches
 	 * that beside it (not for modules).
@@ -301,5 +320,6 @@ int buildid_cache__add_vdso(const char *dir, const struct build_id *bid,
 		if (err)
 			return err;
 	}
+	add_empty_probes(ddir, build_id__has_sdt_notes(file));
 	return add_link(dir, sbid, ddir);
 }

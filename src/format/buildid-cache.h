@@ -12,8 +12,9 @@
  *   DIR/.build-id/<2 hex>/<the other hex>  -> ../../<path of the dso>/<build id>
  *
  * DIR is $PERF_BUILDID_DIR, else perf's buildid.dir (perf-config.h), else
- * $HOME/.debug. Entries already there are kept. perf's "probes" file (its
- * SDT probe cache) is not written.
+ * $HOME/.debug. Entries already there are kept. Beside elf and vdso, an
+ * empty "probes" (perf's SDT probe cache) when the DSO has no SDT probes;
+ * perf's list of the probes of one that has them is not written.
  */
 #ifndef PERFCAP_BUILDID_CACHE_H
 #define PERFCAP_BUILDID_CACHE_H

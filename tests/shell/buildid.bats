@@ -135,6 +135,12 @@ bid_of() { # FILE NAME
 	done <ids
 	grep -q " $PWD/bin/bidw\$" ids
 	grep -q ' \[vdso\]$' ids
+	# perf's SDT probe cache beside them: empty, as neither has SDT probes.
+	for id in $(awk -v p="$PWD/bin/bidw" '$2 == p || $2 == "[vdso]" { print $1 }' ids); do
+		probes=$HOME/.debug/.build-id/${id:0:2}/${id:2}/probes
+		[[ -f "$probes" ]]
+		[[ ! -s "$probes" ]]
+	done
 	# perf buildid-cache reads the same cache: each id is there (it lists
 	# files and the kernel, never the vdso, perf's own too).
 	perf_ok buildid-cache --list

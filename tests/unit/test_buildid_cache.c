@@ -98,6 +98,36 @@ static void test_file(void **state)
 	assert_int_equal(buildid_cache__add_file(tpath("cache"), &b, dso, dso), -EINVAL);
 }
 
+/* An ELF file without SDT probes gets perf's empty probes file; one with them none. */
+static void test_probes(void **state)
+{
+	struct build_id b = bid_of(0x50);
+	char cmd[3072], probes[PATH_MAX + 128], real[PATH_MAX], plain[512], note[512], sdt[512];
+	struct stat st;
+
+	/* tpath keeps only its last four results: copies. */
+	snprintf(plain, sizeof(plain), "%s", tpath("plain"));
+	snprintf(note, sizeof(note), "%s", tpath("note"));
+	snprintf(sdt, sizeof(sdt), "%s", tpath("sdt"));
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && printf x > %s && "
+		 "objcopy --add-section .note.stapsdt=%s %s %s 2>/dev/null",
+		 (int)getpid(), plain, note, note, plain, sdt);
+	if (system(cmd))
+		skip();	/* no objcopy */
+	assert_int_equal(buildid_cache__add_file(tpath("cache3"), &b, plain, plain), 0);
+	assert_non_null(realpath(plain, real));
+	snprintf(probes, sizeof(probes), "%s%s/505152535455565758595a5b5c5d5e5f60616263/probes",
+		 tpath("cache3"), real);
+	assert_int_equal(stat(probes, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	b = bid_of(0x70);
+	assert_int_equal(buildid_cache__add_file(tpath("cache3"), &b, sdt, sdt), 0);
+	assert_non_null(realpath(sdt, real));
+	snprintf(probes, sizeof(probes), "%s%s/707172737475767778797a7b7c7d7e7f80818283/probes",
+		 tpath("cache3"), real);
+	assert_int_equal(stat(probes, &st), -1);
+}
+
 static void test_kallsyms_and_vdso(void **state)
 {
 	struct build_id k = bid_of(0x10), v = bid_of(0x30);
@@ -133,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dir),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_kallsyms_and_vdso),
 	};
 
