@@ -100,6 +100,7 @@ struct record_opts {
 	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */
 	bool no_buildid_cache;	/* -N */
 	bool no_buildid;	/* -B */
+	bool buildid_all;	/* --buildid-all: BUILD_ID lists every DSO, not only those hit */
 	int aio;		/* --aio[=n]: 0 with the sync writer, else buffers per ring */
 	/*
 	 * --writer=sync|aio|uring. After a successful parse never NULL:

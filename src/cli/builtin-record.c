@@ -446,6 +446,7 @@ int record__finish(struct record *rec, int err)
 		return err;
 	}
 	build_feature_env(rec, &env, fev, sys, ev);
+	record__build_ids(rec, &env);
 	ferr = perf_data__finish(&rec->pd, &env);
 	if (!err)
 		err = ferr;
@@ -460,6 +461,7 @@ int record__finish(struct record *rec, int err)
 		       (rec->out.durable > rec->pd.data_offset ?
 			rec->out.durable - rec->pd.data_offset : 0) / 1048576.0);
 	}
+	record__build_ids_free(&env);
 	free(fev);
 	free((void *)env.groups);
 	free(sys);
@@ -964,6 +966,7 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 		*status = err == -EINVAL ? 2 : 1;
 		return err;
 	}
+	record__build_ids_setup(rec);
 	err = record_control__setup(rec);
 	if (err) {
 		*status = err == -EINVAL ? 2 : 1;
@@ -1095,6 +1098,7 @@ out_evlist:
 	switch_output__exit(&rec->ctl.so);
 	strbuf__exit(&rec->kcache);
 	off_cpu__delete(rec->offcpu);
+	dso_hits__exit(&rec->synth_hits);
 out_free:
 	record_opts__exit(o);
 	free(rec);

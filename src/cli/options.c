@@ -1215,6 +1215,7 @@ static const struct opt_def opt_table[] = {
 	    "output file (default perf.data; - for a pipe)"),
 	FLAG("no-buildid-cache", 'N', no_buildid_cache, "do not update the build-id cache"),
 	FLAG("no-buildid", 'B', no_buildid, "do not collect build ids"),
+	FLAG("buildid-all", 0, buildid_all, "build ids of every DSO mapped, not only those hit"),
 	/* Optional argument: "--aio" or "--aio=4", never "--aio 4", as in perf. */
 	OPT("aio", 0, ARG_OPTIONAL, "<n>", opt_aio,
 	    "asynchronous writes, n buffers per ring (1..64)"),

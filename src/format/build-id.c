@@ -137,20 +137,28 @@ static int elf_find_build_id(Elf *elf, struct build_id *bid)
 	return -ENOENT;
 }
 
-static int build_id__from_fd(int fd, struct build_id *bid)
+static int elf_ready(void)
 {
-	static int elf_ready;
-	Elf *elf;
-	int err;
+	static int ready;
 
-	bid->size = 0;
-	if (!elf_ready) {
+	if (!ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
 			pr_err("libelf: %s\n", elf_errmsg(-1));
 			return -EINVAL;
 		}
-		elf_ready = 1;
+		ready = 1;
 	}
+	return 0;
+}
+
+static int build_id__from_fd(int fd, struct build_id *bid)
+{
+	Elf *elf;
+	int err;
+
+	bid->size = 0;
+	if (elf_ready())
+		return -EINVAL;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		return -ENOEXEC;
@@ -202,6 +210,76 @@ int build_id__module(const char *name, struct build_id *bid)
 		     name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	return build_id__from_notes_file(path, bid);
+}
+
+int build_id__has_sdt_notes(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, ret = 0;
+	Elf *elf;
+
+	if (elf_ready())
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".note.stapsdt")) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+int build_id__vdso(struct build_id *bid, void **image, size_t *size)
+{
+	unsigned long long start = 0, end = 0;
+	char *maps = NULL, *line, *save = NULL, *copy;
+	Elf *elf;
+	int err;
+
+	bid->size = 0;
+	*image = NULL;
+	*size = 0;
+	if (read_file("/proc/self/maps", &maps) < 0)
+		return -ENOENT;
+	for (line = strtok_r(maps, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	free(maps);
+	if (end <= start || elf_ready())
+		return -ENOENT;
+	/* The kernel's pages of this process: readable, never changed. */
+	copy = xzalloc(end - start);
+	memcpy(copy, (const void *)(uintptr_t)start, end - start);
+	elf = elf_memory(copy, end - start);
+	err = elf && elf_kind(elf) == ELF_K_ELF ? elf_find_build_id(elf, bid) : -ENOENT;
+	if (elf)
+		elf_end(elf);
+	if (err || !bid->size) {
+		free(copy);
+		return -ENOENT;
+	}
+	*image = copy;
+	*size = end - start;
+	return 0;
 }
 
 char *build_id__hex(const struct build_id *bid, char *buf)

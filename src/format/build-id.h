@@ -45,6 +45,17 @@ int build_id__cached(const char *path, uint64_t dev, uint64_t ino,
 		     struct build_id *bid);
 /* Frees what build_id__cached() remembered. */
 void build_id__cache_free(void);
+/*
+ * This process's vdso (the image every 64-bit process of this kernel
+ * maps): a copy of its bytes into *image (to free) and its build id.
+ * 0, or -ENOENT when there is no vdso or it has no id.
+ */
+int build_id__vdso(struct build_id *bid, void **image, size_t *size);
+/*
+ * Whether an ELF file has SystemTap SDT probes (a .note.stapsdt section):
+ * 1, 0, -ENOEXEC (not ELF) or -errno of the open.
+ */
+int build_id__has_sdt_notes(const char *path);
 /* Lower-case hex into buf (2*size+1 bytes). */
 char *build_id__hex(const struct build_id *bid, char *buf);
 

@@ -630,12 +630,15 @@ static int write_build_id(const struct feature_env *env, struct strbuf *sb)
 
 	if (env->no_buildid)
 		return -ENOENT;
-	if (!build_id__kernel(&bid) && bid.size)
-		add_build_id(sb, PERF_RECORD_MISC_KERNEL, &bid, "[kernel.kallsyms]");
-	add_module_build_ids(sb);
+	if (!env->dsos_only) {
+		if (!build_id__kernel(&bid) && bid.size)
+			add_build_id(sb, PERF_RECORD_MISC_KERNEL, &bid, "[kernel.kallsyms]");
+		add_module_build_ids(sb);
+	}
 	for (i = 0; i < env->nr_dsos; i++)
 		if (env->dsos[i].bid.size && env->dsos[i].filename)
-			add_build_id(sb, PERF_RECORD_MISC_USER, &env->dsos[i].bid,
+			add_build_id(sb, env->dsos[i].cpumode ? env->dsos[i].cpumode :
+				     PERF_RECORD_MISC_USER, &env->dsos[i].bid,
 				     env->dsos[i].filename);
 	return sb->len > start ? 0 : -ENOENT;
 }

@@ -27,10 +27,11 @@ struct feature_group {
 	int nr_members;
 };
 
-/* A user-space DSO for the BUILD_ID section (e.g. one that got samples). */
+/* A DSO for the BUILD_ID section (e.g. one that got samples). */
 struct feature_dso {
-	const char *filename;	/* exactly as in its MMAP2 record; "[vdso]" */
+	const char *filename;	/* exactly as in its MMAP2 record; "[vdso]", "[kernel.kallsyms]" */
 	struct build_id bid;	/* must be right: a wrong id is worse than none */
+	uint16_t cpumode;	/* PERF_RECORD_MISC_KERNEL or _USER; 0: user */
 };
 
 struct feature_env {
@@ -54,9 +55,14 @@ struct feature_env {
 	bool no_buildid;	/* -B: no BUILD_ID section */
 	/* -z: HEADER_COMPRESSED (zstd); comp_level 0: not compressed, no section. */
 	uint32_t comp_level, comp_ratio, comp_mmap_len;
-	/* Optional user DSOs for BUILD_ID, after the kernel and modules. */
+	/*
+	 * DSOs for BUILD_ID. With dsos_only they are the whole section (the
+	 * recorder chose them: the DSOs with hits); otherwise the running
+	 * kernel and every module with an id come first (the pipe's start).
+	 */
 	int nr_dsos;
 	const struct feature_dso *dsos;
+	bool dsos_only;
 };
 
 /*

@@ -81,6 +81,7 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 		t->pass.bufs = xzalloc((nr_idx[i] + 1) * sizeof(*t->pass.bufs));
 		t->pass.rounds = &rt->rounds;
 		record_stats__init(&t->stats, sample_type);
+		dso_hits__init(&t->hits, sample_type, true);
 		t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 		if (t->wake_fd < 0) {
 			int err = -errno;
@@ -307,6 +308,8 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 		size_t fresh = b->len - b->fresh;
 
 		record_stats__observe(&t->stats, b->data + b->fresh, fresh);
+		if (t->hits.on)
+			dso_hits__observe(&t->hits, b->data + b->fresh, fresh);
 		/* A ring that filled this much since the last pass is fast. */
 		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			t->fast_rings++;
@@ -562,6 +565,7 @@ void record_threads__exit(struct record_threads *rt)
 		free(t->maps);
 		free(t->pfd);
 		free(t->pass.bufs);
+		dso_hits__exit(&t->hits);
 	}
 	free(rt->t);
 	rt->t = NULL;

@@ -26,6 +26,7 @@
 #include "io/writer.h"
 #include "record/mmap.h"
 #include "record/pipeline.h"
+#include "record/dso-hits.h"
 #include "record/record-stats.h"
 #include "record/rounds.h"
 
@@ -94,6 +95,7 @@ struct record_thread {
 	struct pass pass;
 	struct pipeline pipe;		/* its stages, down to its own writer */
 	struct record_stats stats;
+	struct dso_hits hits;		/* the DSOs its samples hit (build ids at the end) */
 	/* poll set: its rings, then wake_fd (another thread wants a pass, or stop) */
 	struct pollfd *pfd;
 	int nfds, live;

@@ -13,6 +13,7 @@
  *   record/synth.c          records for what existed before: tasks, maps
  *   record/summary.c        what was lost, into the file and the summary
  *   record/off-cpu.c        --off-cpu: its BPF program and samples (off-cpu.h)
+ *   record/record-buildids.c  the BUILD_ID section's DSOs, the build-id cache
  *
  * Internal to the record command: nothing else includes this.
  */
@@ -27,6 +28,7 @@
 #include "record-opts.h"
 #include "events/evlist.h"
 #include "events/parse-events.h"
+#include "format/features.h"
 #include "format/perf-data.h"
 #include "io/output.h"
 #include "io/writer.h"
@@ -83,6 +85,7 @@ struct record {
 	int pipe_fd;			/* -o -: the stdout we were given (-1: a file) */
 	struct off_cpu *offcpu;		/* --off-cpu; NULL without */
 	struct switch_event sw_event;	/* --switch-output-event (opened only with it) */
+	struct dso_hits synth_hits;	/* the maps synthesized into the current file */
 };
 
 static inline uint64_t record__now_ns(void)
@@ -143,6 +146,18 @@ int record_control__name_output(struct record *rec);
  * --switch-output's new file, the command's processes as they are). 0 or -errno.
  */
 int record__synthesize(struct record *rec, bool again);
+
+/* record/record-buildids.c */
+/* What the readers and the synthesized records note for build ids (-B: nothing). */
+void record__build_ids_setup(struct record *rec);
+/*
+ * The current file's BUILD_ID entries, into env (dsos_only): the DSOs
+ * its samples hit, or every DSO with --buildid-all; each is added to the
+ * build-id cache unless -N. What was noted is forgotten, for the next
+ * --switch-output file. Free with record__build_ids_free.
+ */
+void record__build_ids(struct record *rec, struct feature_env *env);
+void record__build_ids_free(struct feature_env *env);
 
 /* record/summary.c */
 /* The kernel's per-event lost samples, as PERF_RECORD_LOST_SAMPLES records. 0 or -errno. */

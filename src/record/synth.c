@@ -20,6 +20,8 @@ static int synth_emit(struct synth *s, const void *data, size_t len)
 
 	if (rec->kcaching)
 		strbuf__add(&rec->kcache, data, len);
+	if (rec->synth_hits.on)
+		dso_hits__observe(&rec->synth_hits, data, len);
 	return output__append(&rec->out, data, len);
 }
 
@@ -35,8 +37,11 @@ static int synthesize_kernel(struct record *rec, struct synth *sy, bool again)
 	bool kernel = false;
 	int err;
 
-	if (again && rec->kcached)
+	if (again && rec->kcached) {
+		if (rec->synth_hits.on)
+			dso_hits__observe(&rec->synth_hits, rec->kcache.data, rec->kcache.len);
 		return output__append(&rec->out, rec->kcache.data, rec->kcache.len);
+	}
 	rec->kcaching = true;
 	evlist__for_each_evsel(&rec->evlist, e)
 		kernel |= !e->attr.exclude_kernel;

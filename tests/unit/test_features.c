@@ -618,6 +618,42 @@ static void test_build_id_user_dso(void **state)
 	strbuf__exit(&sb);
 }
 
+/* dsos_only: the recorder's list is the whole section, kernel entries with their cpumode. */
+static void test_build_id_dsos_only(void **state)
+{
+	struct feature_dso dsos[2] = {
+		{ .filename = "[kernel.kallsyms]", .cpumode = PERF_RECORD_MISC_KERNEL },
+		{ .filename = "/bin/x" },
+	};
+	struct feature_env env = { .nr_dsos = 2, .dsos = dsos, .dsos_only = true };
+	struct perf_build_id_entry e;
+	struct strbuf sb;
+	struct cur c;
+	int n = 0;
+
+	dsos[0].bid.size = dsos[1].bid.size = 20;
+	memset(dsos[0].bid.data, 0x11, 20);
+	memset(dsos[1].bid.data, 0x22, 20);
+	assert_int_equal(write_feat(HEADER_BUILD_ID, &env, &sb), 0);
+	c = cur_of(&sb);
+	while (c.left) {
+		take(&c, &e, sizeof(e));
+		assert_true(n < 2);
+		assert_string_equal(c.p, dsos[n].filename);
+		assert_int_equal(e.header.misc, (n ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL) |
+						PERF_RECORD_MISC_BUILD_ID_SIZE);
+		assert_memory_equal(e.build_id, dsos[n].bid.data, 20);
+		take(&c, NULL, e.header.size - sizeof(e));
+		n++;
+	}
+	assert_int_equal(n, 2);
+	strbuf__exit(&sb);
+	/* Nothing hit: no section, as perf leaves it out. */
+	env.nr_dsos = 0;
+	assert_int_equal(write_feat(HEADER_BUILD_ID, &env, &sb), -ENOENT);
+	strbuf__exit(&sb);
+}
+
 static void test_not_applicable(void **state)
 {
 	struct feature_env env = { .no_buildid = true };
@@ -683,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_mem_topology),
 		cmocka_unit_test(test_build_id_kernel),
 		cmocka_unit_test(test_build_id_user_dso),
+		cmocka_unit_test(test_build_id_dsos_only),
 		cmocka_unit_test(test_not_applicable),
 		cmocka_unit_test(test_every_feature),
 	};
