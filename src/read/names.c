@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "read/reader-internal.h"
@@ -164,16 +165,62 @@ char *perf_reader__sample_type_str(uint64_t sample_type, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * The modifiers perf 6.1 puts behind a hardware or software event's name
+ * when it has only the attr to go by (no EVENT_DESC: a file cut short):
+ * with any of kernel, user or hypervisor excluded, the letters of those
+ * not excluded (k, u, h); a 'p' for each level of precise_ip; and H and
+ * G for host and guest not excluded, unless exclude_guest is what such
+ * a name implies (set where k/u/h or p were written, clear otherwise)
+ * and the host is not excluded. perf 6.1 names them so: cpu-clock,
+ * cpu-clock:uH, cpu-clock:ppp, cpu-clock:ppH, dummy:HG.
+ */
+static void add_modifiers(char *buf, size_t size, const struct perf_event_attr *attr)
+{
+	size_t len = strlen(buf), start = len;
+	bool implied = false;
+
+#define MOD(cond, c) do { if ((cond) && len + 2 < size) buf[len++] = (c); } while (0)
+	len++;	/* the colon, if anything follows */
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		MOD(!attr->exclude_kernel, 'k');
+		MOD(!attr->exclude_user, 'u');
+		MOD(!attr->exclude_hv, 'h');
+		implied = true;
+	}
+	for (unsigned int i = 0; i < attr->precise_ip && i < 3; i++)
+		MOD(true, 'p');
+	if (attr->precise_ip)
+		implied = true;
+	if (attr->exclude_host || attr->exclude_guest == implied) {
+		MOD(!attr->exclude_host, 'H');
+		MOD(!attr->exclude_guest, 'G');
+	}
+#undef MOD
+	if (len == start + 1) {
+		buf[start] = '\0';
+		return;
+	}
+	buf[start] = ':';
+	buf[len] = '\0';
+}
+
 char *perf_reader__default_attr_name(const struct perf_event_attr *attr)
 {
 	char buf[64];
 
 	if (attr->type == PERF_TYPE_SOFTWARE && attr->config < ARRAY_SIZE(sw_names) &&
-	    sw_names[attr->config])
-		return xstrdup(sw_names[attr->config]);
+	    sw_names[attr->config]) {
+		snprintf(buf, sizeof(buf), "%s", sw_names[attr->config]);
+		add_modifiers(buf, sizeof(buf), attr);
+		return xstrdup(buf);
+	}
 	if (attr->type == PERF_TYPE_HARDWARE && attr->config < ARRAY_SIZE(hw_names) &&
-	    hw_names[attr->config])
-		return xstrdup(hw_names[attr->config]);
+	    hw_names[attr->config]) {
+		snprintf(buf, sizeof(buf), "%s", hw_names[attr->config]);
+		add_modifiers(buf, sizeof(buf), attr);
+		return xstrdup(buf);
+	}
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		snprintf(buf, sizeof(buf), "tracepoint:%llu", (unsigned long long)attr->config);
 	else

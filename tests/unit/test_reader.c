@@ -21,6 +21,7 @@
 #include <zstd.h>
 
 #include "read/loss.h"
+#include "read/reader-internal.h"
 #include "read/reader.h"
 #include "util.h"
 
@@ -635,8 +636,8 @@ static void test_full_sample_layout(void **state)
 	tfile_write(&f, tpath("full.data"));
 
 	assert_int_equal(perf_reader__open(&r, tpath("full.data")), 0);
-	/* no EVENT_DESC: a name derived from the attr */
-	assert_string_equal(r.attrs[0].name, "cpu-clock");
+	/* no EVENT_DESC: a name derived from the attr, exclude_guest clear: perf's :HG */
+	assert_string_equal(r.attrs[0].name, "cpu-clock:HG");
 	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
 	assert_int_equal(sn.n, 2);
 	for (int i = 0; i < 2; i++) {
@@ -705,7 +706,7 @@ static void test_id_position_without_identifier(void **state)
 	assert_int_equal(perf_reader__open(&r, tpath("id.data")), 0);
 	assert_int_equal(r.id_pos, 3);
 	assert_int_equal(r.is_pos, 2);
-	assert_string_equal(r.attrs[1].name, "task-clock");
+	assert_string_equal(r.attrs[1].name, "task-clock:HG");	/* perf's name of the bare attr */
 	assert_int_equal(perf_reader__for_each_record(&r, collect, &sn), 0);
 	assert_int_equal(sn.n, 2);
 	assert_int_equal(sn.s[0].attr, 1);
@@ -1509,6 +1510,39 @@ static void test_pipe_format(void **state)
 	tfile_exit(&f);
 }
 
+/* An event named from its attr alone (no EVENT_DESC), as perf 6.1 names it. */
+static void check_attr_name(uint32_t type, uint64_t config, const char *mods, const char *want)
+{
+	struct perf_event_attr a = { .type = type, .config = config };
+	char *name;
+
+	for (const char *m = mods; *m; m++) {
+		switch (*m) {
+		case 'K': a.exclude_kernel = 1; break;
+		case 'U': a.exclude_user = 1; break;
+		case 'V': a.exclude_hv = 1; break;
+		case 'G': a.exclude_guest = 1; break;
+		case 'H': a.exclude_host = 1; break;
+		case 'p': a.precise_ip++; break;
+		}
+	}
+	name = perf_reader__default_attr_name(&a);
+	assert_string_equal(name, want);
+	free(name);
+}
+
+static void test_attr_names(void **state)
+{
+	/* What perf 6.1's report --stats said of files cut short (no EVENT_DESC). */
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "G", "cpu-clock");
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "KVG", "cpu-clock:uH");
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "ppp", "cpu-clock:ppp");
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "ppG", "cpu-clock:ppH");
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, "", "dummy:HG");
+	check_attr_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "KG", "task-clock:uhH");
+	check_attr_name(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "G", "cycles");
+}
+
 static void test_names(void **state)
 {
 	char buf[64];
@@ -1549,6 +1583,7 @@ int main(void)
 		cmocka_unit_test(test_bound_counts_do_not_wrap),
 		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_attr_names),
 		cmocka_unit_test(test_pipe_format),
 	};
 
