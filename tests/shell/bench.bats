@@ -23,9 +23,18 @@ need_bench() {
 
 @test "bench/loss.sh: perfcap, perf and perf -B each give a table row, kept with -n in a new folder" {
 	need_bench
-	run -0 env W="$W" PERFCAP="$P" RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" \
-		-r 1 -d 1 -s tpflood -w perfcap-aio,perf-aio,perfB-aio -o "$BATS_TEST_TMPDIR/b" -n smoke
-	echo "$output"
+	# perf 6.1 itself aborts now and then in the build-id pass it makes
+	# after recording ("assertion failed at util/build-id.c", stack
+	# smashing): that run is perf's failure, not the script's, and is run
+	# again; never perfcap's.
+	for try in 1 2 3; do
+		rm -rf "$BATS_TEST_TMPDIR/results" "$BATS_TEST_TMPDIR/b"
+		run -0 env W="$W" PERFCAP="$P" RESULTS="$BATS_TEST_TMPDIR/results" "$ROOT/bench/loss.sh" \
+			-r 1 -d 1 -s tpflood -w perfcap-aio,perf-aio,perfB-aio -o "$BATS_TEST_TMPDIR/b" -n smoke
+		echo "$output"
+		[[ $output == *"assertion failed at util/build-id.c"* ]] || break
+		[ "$try" != 3 ] || skip "perf 6.1 aborted in its build-id pass in 3 runs of 3"
+	done
 	# -n: the rows and the tables in RESULTS/YYYY-MM-DD-smoke, the scratch
 	# files (the workload's output, GNU time's) in the -o folder.
 	keep=("$BATS_TEST_TMPDIR"/results/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-smoke)
