@@ -60,7 +60,7 @@ within_10pct() {
 	# One paragraph per sample: "PERIOD offcpu-time:", then its frames.
 	awk 'BEGIN { RS = "" } /offcpu-time:/' "$PERF_OUT" >offcpu.txt
 	cat offcpu.txt
-	grep -qE '^ *[0-9]{8,} offcpu-time:' offcpu.txt
+	grep -qE '^ *[0-9]{8,} +offcpu-time:' offcpu.txt
 	# The user stack reaches the function that slept and main; the kernel
 	# one starts where the task went to sleep, not in the BPF program.
 	grep -qw sleep_long offcpu.txt
