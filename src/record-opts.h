@@ -85,6 +85,8 @@ struct record_opts {
 	unsigned int mmap_pages; /* -m: data pages per ring, rounded up to a power of two as perf; 0: default */
 	unsigned int aux_pages;	/* -m N,M: AUX area pages (power of two); 0: default */
 	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22 (-z alone: 1; -z0: zstd's default, 3); 0 off */
+	uint64_t user_buffer;	/* --user-buffer-size: the readers' triage memory in bytes; 0 none */
+	bool user_buffer_set;	/* ... given (else the default, TRIAGE_DEFAULT_BUDGET) */
 	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */
 	bool output_given;	/* -o was given (perf writes pipe format to a FIFO stdout otherwise) */
 	bool no_buildid_cache;	/* -N */
