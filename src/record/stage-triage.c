@@ -345,7 +345,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 			pthread_cond_wait(&s->room, &s->lock);
 		s->held += b->len;
 		queue_block(s, b);
-		pthread_cond_signal(&s->wake);
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (clean) {
@@ -368,6 +367,11 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 			tail->end.data |= data;
 			tail->has_end = true;
 		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	/* One wakeup for the pass's chunks and its end, not one a chunk. */
+	if (n || clean) {
+		pthread_mutex_lock(&s->lock);
 		pthread_cond_signal(&s->wake);
 		pthread_mutex_unlock(&s->lock);
 	}
