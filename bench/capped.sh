@@ -14,7 +14,8 @@
 # CAP (bytes/s, pv's suffixes k, m) defaults to a quarter of perf's
 # uncapped data rate, measured first in one calibration run.
 # Recorders (-w, comma separated): perf, perfcap, or alt (ALT=binary: an
-# A/B of perfcap inside one run); default perf,perfcap.
+# A/B of perfcap inside one run); perfcap-ubSIZE is perfcap with
+# --user-buffer-size=SIZE (e.g. perfcap-ub16M); default perf,perfcap.
 #
 # Each rep runs every recorder uncapped and capped (order rotated); each
 # file is read by perf (`perf report -i - < FILE`): --stats gives the
@@ -58,6 +59,7 @@ rec_bin() {
 	case $1 in
 	perf) echo "$PERF" ;;
 	perfcap) echo "$PERFCAP" ;;
+	perfcap-ub*) echo "$PERFCAP --user-buffer-size=${1#perfcap-ub}" ;;
 	alt) echo "${ALT:?ALT=perfcap binary}" ;;
 	*) echo "bench/capped.sh: unknown recorder '$1'" >&2; exit 2 ;;
 	esac
@@ -71,15 +73,16 @@ WORK="$W/phases -t $DUR >/dev/null & for i in \$(seq 150); do /bin/true; sleep $
 
 # record REC CAP FILE: CAP empty = uncapped. Prints the wall time.
 record() {
-	local bin t0 t1 rc=0
-	bin=$(rec_bin "$1")
+	local t0 t1 rc=0
+	local -a b
+	read -r -a b <<<"$(rec_bin "$1")"
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	if [ -n "$2" ]; then
-		"$bin" record -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
+		"${b[0]}" record "${b[@]:1}" -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
 			"$PV" -q -L "$2" >"$3" || rc=$?
 	else
-		"$bin" record -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
+		"${b[0]}" record "${b[@]:1}" -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
 			cat >"$3" || rc=$?
 	fi
 	t1=$(date +%s.%N)
@@ -110,10 +113,10 @@ for rep in $(seq 1 "$REPS"); do
 		cap=; [ "$mode" = capped ] && cap=$CAP
 		wall=$(record "$r" "$cap" "$f")
 		bytes=$(stat -c %s "$f")
-		perf report --stats -i - <"$f" >"$OUTDIR/stats.txt" 2>/dev/null || true
-		perf report -i - --stdio --sort sym -g none --no-children --percent-limit 0 \
+		"$PERF" report --stats -i - <"$f" >"$OUTDIR/stats.txt" 2>/dev/null || true
+		"$PERF" report -i - --stdio --sort sym -g none --no-children --percent-limit 0 \
 			<"$f" >"$OUTDIR/sym.txt" 2>/dev/null || true
-		perf report -i - --stdio --sort dso -g none --no-children <"$f" \
+		"$PERF" report -i - --stdio --sort dso -g none --no-children <"$f" \
 			>"$OUTDIR/dso.txt" 2>/dev/null || true
 		grep '%' "$OUTDIR/sym.txt" | grep -v '^#' >"$KEEPDIR/shares-$r-$mode-$rep.txt" || true
 		ec=$(sed -n 's/^# Event count (approx.): //p' "$OUTDIR/sym.txt" | head -1)
