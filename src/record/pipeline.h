@@ -163,7 +163,7 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
  * DWARF sample's stack is trimmed to dyn_size; with the blocks a quarter
  * of the budget full (TRIAGE_CUT_DIV) stacks are cut to TRIAGE_CUT_STACK
  * bytes, from half full on (TRIAGE_THIN_FILL) samples are thinned to one
- * in k per sample id, past the budget none is kept; other records always
+ * in k per sample id, past the budget one in 256; other records always
  * are. At most max_inflight blocks are with next at a time (the -z stage
  * queues no more than its reader's buffers). layouts stays the caller's.
  * NULL with a message.

@@ -27,7 +27,7 @@
  *                               in and out (thin_keep); the kept sample's
  *                               period is k times its own (it stands for
  *                               k samples), so event counts stay right
- *   past the budget             no sample kept
+ *   past the budget             one in 256 kept (TRIAGE_KEEP_MIN), weighted 256
  *
  * Records other than samples (COMM, MMAP, MMAP2, FORK, EXIT, KSYMBOL,
  * CGROUP, NAMESPACES, TEXT_POKE, LOST, ...) are always kept: the samples
@@ -60,8 +60,12 @@
 
 /* The rates in and out are measured over windows of this long. */
 #define TRIAGE_WINDOW_NS (100 * 1000000ULL)
-/* Below this share kept, none is: k would pass a million. */
-#define TRIAGE_KEEP_MIN 1e-6
+/*
+ * The least share kept, even with the budget full: a sample dropped with
+ * no kept sample to stand for it is lost from the event count, so one in
+ * 256 is still kept, weighted 256 (its bytes are a 256th of the rest).
+ */
+#define TRIAGE_KEEP_MIN (1.0 / 256)
 #define LOST_REC_MAX (sizeof(struct perf_event_header) + 8 + SAMPLE_ID_MAX)
 
 struct triage_block {
@@ -156,7 +160,7 @@ static struct triage_id *id_of(struct triage_stage *s, uint64_t id)
  * TRIAGE_WINDOW_NS the window's rates give the share of the bytes
  * offered that the output took (base); each chunk
  * then keeps base times what the budget's fill allows, from all of it
- * at TRIAGE_THIN_FILL to none when full: keeping out/in holds the budget
+ * at TRIAGE_THIN_FILL to TRIAGE_KEEP_MIN when full: keeping out/in holds the budget
  * where it is, and the fill, read at every chunk, answers a change of
  * rate (a phase that makes more data) before the window does.
  */
@@ -183,10 +187,8 @@ static double thin_keep(struct triage_stage *s, size_t held, uint64_t written, u
 	}
 	if (fill < thin)
 		return 1.0;
-	if (fill >= 1.0)
-		return 0.0;
-	keep = s->base * (1.0 - (fill - thin) / (1.0 - thin));
-	return keep < TRIAGE_KEEP_MIN ? 0.0 : keep;
+	keep = fill >= 1.0 ? 0.0 : s->base * (1.0 - (fill - thin) / (1.0 - thin));
+	return keep < TRIAGE_KEEP_MIN ? TRIAGE_KEEP_MIN : keep;
 }
 
 /*
@@ -271,7 +273,7 @@ static void copy_records(struct triage_stage *s, const struct chunk *c, struct t
 		 * every sample counts with weight 1 in expectation whatever k
 		 * was when it came (k follows the phases of the data, the
 		 * weights follow k), and no kept sample carries the periods of
-		 * another phase's. keep 0 (the budget full) keeps none.
+		 * another phase's.
 		 */
 		e->credit += keep;
 		if (e->credit < 1.0 - 1e-9) {

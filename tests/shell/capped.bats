@@ -116,7 +116,7 @@ WORK_CMD='$W/phases -t 3 >/dev/null & for i in $(seq 30); do /bin/true; sleep 0.
 		sed -n 's/^# Total Lost Samples: //p')
 	mean=$(awk -v e="$(event_count full.data)" -v n="$(count_of SAMPLE <full.counts)" 'BEGIN { print e / n }')
 	echo "event count $(event_count capped.data) for $kept kept + $lost dropped at $mean" >&2
-	within_factor "$(event_count capped.data)" "$(awk -v k="$kept" -v l="$lost" -v m="$mean" 'BEGIN { printf "%d", (k + l) * m }')" 1.05
+	within_factor "$(event_count capped.data)" "$(awk -v k="$kept" -v l="$lost" -v m="$mean" 'BEGIN { printf "%.0f", (k + l) * m }')" 1.05
 }
 
 @test "capped: with --user-buffer-size=0 the readers wait for the output, and the kernel drops (as perf)" {
