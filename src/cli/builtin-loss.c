@@ -127,6 +127,8 @@ static void print_json(const struct perf_reader *r, const struct loss_stats *ls,
 	json_u64("lost_samples", true, ls->lost_samples, true);
 	json_u64("lost_samples_final", true, ls->lost_samples_final, true);
 	json_u64("lost", true, ls->lost, true);
+	json_u64("triage_records", true, ls->triage_records, true);
+	json_u64("triage_dropped", true, ls->triage_dropped, true);
 	json_frac("loss_fraction", ls->loss_fraction_valid, ls->loss_fraction);
 	json_u64("throttle", true, ls->throttle, true);
 	json_u64("unthrottle", true, ls->unthrottle, true);
@@ -194,6 +196,10 @@ static void print_table(const struct perf_reader *r, const struct loss_stats *ls
 	       " in end-of-run counters)\n", "LOST_SAMPLES records",
 	       ls->lost_samples_records, ls->lost_samples, ls->lost_samples_final);
 	printf("  %-22s %12" PRIu64 "\n", "lost", ls->lost);
+	if (ls->triage_records)
+		printf("  %-22s %12" PRIu64 "   dropped by the recorder (output behind) in %" PRIu64
+		       " LOST_SAMPLES records\n", "triage dropped", ls->triage_dropped,
+		       ls->triage_records);
 	printf("  %-22s %12s   lost / (lost + samples)\n", "loss fraction",
 	       percent(b1, sizeof(b1), ls->loss_fraction_valid, ls->loss_fraction));
 	printf("  %-22s %12" PRIu64 "   UNTHROTTLE %" PRIu64 "\n", "THROTTLE", ls->throttle,

@@ -725,6 +725,11 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 	/* Each reader's pipeline: -z adds a compression stage (stage-compress.c). */
 	if (o->comp_level)
 		rec->comp_mmap_len = (pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE);
+	/* And in front of all, the triage stage (stage-triage.c), which reads the samples. */
+	rec->readers.budget = o->user_buffer_set ? o->user_buffer : TRIAGE_DEFAULT_BUDGET;
+	for (int i = 0; i < rec->evlist.nr; i++)
+		sample_layouts__add(&rec->readers.layouts, &rec->evlist.evsels[i]->attr,
+				    rec->evlist.evsels[i]->ids, rec->evlist.evsels[i]->nr_ids);
 	err = record_threads__pipelines(&rec->readers, wops, nr_bufs,
 					(size_t)pages * sysconf(_SC_PAGESIZE), o->comp_level);
 	if (err)

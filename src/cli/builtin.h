@@ -7,5 +7,6 @@ int cmd_record(int argc, char **argv);	/* builtin-record.c */
 int cmd_loss(int argc, char **argv);	/* builtin-loss.c */
 int cmd_dump(int argc, char **argv);	/* builtin-dump.c */
 int cmd_test(int argc, char **argv);	/* builtin-test.c */
+int cmd_trim(int argc, char **argv);	/* builtin-trim.c */
 
 #endif

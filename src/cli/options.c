@@ -778,6 +778,17 @@ static int opt_max_size(struct record_opts *o, const char *arg, struct parse_sta
 	return 0;
 }
 
+static int opt_user_buffer(struct record_opts *o, const char *arg, struct parse_state *st,
+			   char *err, int errlen)
+{
+	(void)st;
+	if (parse_size(arg, &o->user_buffer))
+		return usage_err(err, errlen, "invalid --user-buffer-size value '%s': expected a "
+				 "size in bytes, with B, K, M or G suffix (0: none)", arg);
+	o->user_buffer_set = true;
+	return 0;
+}
+
 /*
  * --switch-output: "signal" (or nothing) waits for SIGUSR2; a size
  * ("10M") or a time ("30s", "5m") switches on its own, as in perf.
@@ -1225,6 +1236,9 @@ static const struct opt_def opt_table[] = {
 	    "reader threads, all writing the one file: cpu\n"
 	    "(default), core, package, numa, or masks\n"
 	    "<cpus>/<affinity>:<cpus>/<affinity>..."),
+	OPT("user-buffer-size", 0, ARG_REQUIRED, "<size>", opt_user_buffer,
+	    "memory the readers drain into while the output\n"
+	    "is behind (B/K/M/G; default 256M; 0: none)"),
 	OPT("compression-level", 'z', ARG_OPTIONAL, "<n>", opt_comp_level,
 	    "zstd-compress the data (level 1..22, default 1)"),
 	OPT("realtime", 'r', ARG_REQUIRED, "<prio>", opt_realtime,

@@ -410,6 +410,9 @@ static void draw_head(FILE *f, const struct panel *p, const char *tag, double mb
 		PRIu64 " (%s) in %" PRIu64 " LOST records; lost time %s of %s (%s); %" PRIu64
 		" THROTTLE", p->y + 46, ls->samples, ls->lost, frac, ls->lost_records, lt, el, ltf,
 		ls->throttle);
+	/* The recorder's own drops (perfcap's triage) are not the kernel's loss. */
+	if (ls->triage_records)
+		fprintf(f, "; dropped by the recorder (output behind) %" PRIu64, ls->triage_dropped);
 	if (p->tl->bucket_ns)
 		fprintf(f, "; rate scale: a full CPU row %.1f MB/s, the full \"all\" row %.1f MB/s",
 			mbs_cpu, mbs_all);

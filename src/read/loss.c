@@ -152,6 +152,12 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 	case PERF_RECORD_LOST_SAMPLES:
 		/* hdr, u64 lost, trailer */
 		lost = get_u64(ev, 8);
+		if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER) {
+			/* Dropped by perfcap record's triage stage: the output was behind. */
+			ls->triage_records++;
+			ls->triage_dropped = perf_reader__add_count(ls->triage_dropped, lost);
+			break;
+		}
 		ls->lost_samples_records++;
 		ls->lost_samples = perf_reader__add_count(ls->lost_samples, lost);
 		if (!have_time || !perf_reader__time_valid(s.time))

@@ -49,6 +49,8 @@ struct loss_stats {
 	uint64_t lost_records, lost_events;
 	uint64_t lost_samples_records, lost_samples;
 	uint64_t lost_samples_final;	/* ... of which without a timestamp */
+	/* LOST_SAMPLES that perfcap's triage wrote (misc PERF_RECORD_MISC_USER): not the kernel's. */
+	uint64_t triage_records, triage_dropped;
 	uint64_t throttle, unthrottle;
 	uint64_t compressed;		/* COMPRESSED records: not looked into */
 

@@ -19,14 +19,14 @@
 
 int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 {
+	int inflight = cfg->comp_level ? COMPRESS_STAGE_BUFS + 1
+		     : cfg->budget ? TRIAGE_STAGE_INFLIGHT + 1 : cfg->max_chunks + WRITER_SLACK;
 	struct stage *out;
 
 	p->head = NULL;
 	p->idx = cfg->thread;
-	out = output_stage__new(cfg->out, cfg->ops,
-				cfg->comp_level ? COMPRESS_STAGE_BUFS + 1
-						: cfg->max_chunks + WRITER_SLACK,
-				cfg->rounds, cfg->thread);
+
+	out = output_stage__new(cfg->out, cfg->ops, inflight, cfg->rounds, cfg->thread);
 	if (!out)
 		return -ENOMEM;
 	p->head = out;
@@ -38,6 +38,16 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 		if (!z)
 			return -ENOMEM;
 		p->head = z;
+	}
+	if (cfg->budget) {
+		/* In front of all: the reader's chunks come back at once (stage-triage.c). */
+		struct stage *t = triage_stage__new(p->head, cfg->out, cfg->layouts, cfg->budget,
+						    MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks),
+						    cfg->thread);
+
+		if (!t)
+			return -ENOMEM;
+		p->head = t;
 	}
 	return 0;
 }
@@ -118,5 +128,12 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->bytes_out += s->stats.bytes_out;
 		sum->chunks += s->stats.chunks;
 		sum->frames += s->stats.frames;
+		sum->samples += s->stats.samples;
+		sum->dropped += s->stats.dropped;
+		sum->carried += s->stats.carried;
+		sum->cut += s->stats.cut;
+		sum->trim_in += s->stats.trim_in;
+		sum->trim_out += s->stats.trim_out;
+		sum->bytes_kept += s->stats.bytes_kept;
 	}
 }

@@ -17,6 +17,10 @@
  *   io/output.c             the offset reserved, the span tracked
  *   io/writer.c             the backend's submit (writer-sync/aio/uring.c)
  *
+ * Every reader's path starts in record/stage-triage.c (unless
+ * --user-buffer-size=0), which copies the chunk into its own memory and
+ * gives it back at once; its thread goes on to the next stage.
+ *
  * With -z the reader's path ends in record/stage-compress.c, which queues
  * the chunk for its thread; that thread's path is stage-compress.c ->
  * io/compress.c (zstd) -> stage-output.c -> io/output.c -> io/writer.c.
@@ -101,6 +105,13 @@ struct stage_stats {
 	uint64_t rounds;		/* FINISHED_ROUNDs placed */
 	uint64_t bytes_in, bytes_out;	/* -z: records in, COMPRESSED records out */
 	uint64_t chunks, frames;	/* -z: chunks compressed, zstd frames they went into */
+	/* The triage stage's. */
+	uint64_t samples;		/* samples it saw */
+	uint64_t dropped;		/* ... dropped (said in LOST_SAMPLES records) */
+	uint64_t carried;		/* ... whose period a kept sample carries */
+	uint64_t cut;			/* stacks cut below dyn_size, to TRIAGE_CUT_STACK */
+	uint64_t trim_in, trim_out;	/* bytes of the samples with a user stack, before and after */
+	uint64_t bytes_kept;		/* bytes it handed on */
 };
 
 struct stage {
@@ -145,6 +156,33 @@ struct stage *output_stage__new_on(struct output *out, struct writer *w,
 struct stage *compress_stage__new(struct stage *next, struct output *out, int level,
 				  size_t ring_size, int max_chunks, int thread);
 
+/*
+ * The triage stage (stage-triage.c): the head of a reader's pipeline. It
+ * copies each chunk into blocks of its own, at most budget bytes of them
+ * (the reader's share of --user-buffer-size), gives the chunk back at
+ * once and hands the blocks to next from a thread of its own. Every
+ * DWARF sample's stack is trimmed to dyn_size; with the blocks a quarter
+ * of the budget full (TRIAGE_CUT_DIV) stacks are cut to TRIAGE_CUT_STACK
+ * bytes, from half full on (TRIAGE_THIN_FILL) samples are thinned to one
+ * in k per sample id, past the budget one in 256; other records always
+ * are. At most max_inflight blocks are with next at a time (the -z stage
+ * queues no more than its reader's buffers). layouts stays the caller's.
+ * NULL with a message.
+ */
+#define TRIAGE_CUT_DIV 4
+#define TRIAGE_CUT_STACK 1024
+#define TRIAGE_THIN_FILL 0.5
+#define TRIAGE_HARD_DIV 8
+#define TRIAGE_STAGE_INFLIGHT 4
+/* --user-buffer-size's default, over all readers: see perfcap-record(1). */
+#define TRIAGE_DEFAULT_BUDGET (256ULL << 20)
+/* A reader's share is never below this many chunks of its rings. */
+#define TRIAGE_MIN_CHUNKS 4
+struct sample_layouts;
+struct stage *triage_stage__new(struct stage *next, struct output *out,
+				const struct sample_layouts *layouts, size_t budget, int max_inflight,
+				int thread);
+
 /* What a reader's pipeline is made of. */
 struct pipeline_config {
 	struct output *out;
@@ -152,6 +190,8 @@ struct pipeline_config {
 	int max_chunks;			/* data buffers over the reader's rings */
 	size_t ring_size;		/* a ring's data size */
 	int comp_level;			/* -z: zstd level; 0: no compression */
+	size_t budget;			/* the triage stage's memory; 0: no triage stage */
+	const struct sample_layouts *layouts;	/* the events' sample layouts, for triage */
 	struct rounds *rounds;		/* shared by the readers */
 	int thread;			/* the reader's index */
 };

@@ -55,6 +55,7 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 {
 	memset(rt, 0, sizeof(*rt));
 	rt->out = out;
+	sample_layouts__init(&rt->layouts);
 	rt->nr = nr;
 	rt->main_wake_fd = main_wake_fd;
 	atomic_init(&rt->stop, false);
@@ -108,12 +109,15 @@ int record_threads__pipelines(struct record_threads *rt, const struct writer_ops
 {
 	for (int i = 0; i < rt->nr; i++) {
 		struct record_thread *t = &rt->t[i];
+		uint64_t budget = rt->budget, share = budget / rt->nr;
 		struct pipeline_config cfg = {
 			.out = rt->out,
 			.ops = ops,
 			.max_chunks = t->nr_maps * nr_bufs,
 			.ring_size = ring_size,
 			.comp_level = comp_level,
+			.budget = !budget ? 0 : MAX(share, (uint64_t)TRIAGE_MIN_CHUNKS * ring_size),
+			.layouts = &rt->layouts,
 			.rounds = &rt->rounds,
 			.thread = i,
 		};
@@ -570,6 +574,7 @@ void record_threads__exit(struct record_threads *rt)
 	free(rt->t);
 	rt->t = NULL;
 	rounds__exit(&rt->rounds);
+	sample_layouts__exit(&rt->layouts);
 }
 
 void record_threads__stats(struct record_threads *rt, struct record_stats *s)

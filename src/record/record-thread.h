@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "events/cpumap.h"
+#include "format/sample-layout.h"
 #include "io/writer.h"
 #include "record/mmap.h"
 #include "record/pipeline.h"
@@ -118,6 +119,8 @@ struct record_thread {
 
 struct record_threads {
 	struct output *out;
+	struct sample_layouts layouts;	/* the events', for the triage stages */
+	uint64_t budget;		/* --user-buffer-size: the triage stages' memory; 0: none */
 	struct rounds rounds;
 	struct record_thread *t;
 	int nr;
@@ -160,8 +163,11 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 			 uint64_t sample_type, uint64_t now);
 /*
  * Each reader's pipeline (pipeline.h): writer ops on a dup of the
- * output's fd, nr_bufs data buffers a ring of ring_size bytes, and with
- * comp_level (-z) a compression stage. 0 or -errno.
+ * output's fd, nr_bufs data buffers a ring of ring_size bytes, with
+ * comp_level (-z) a compression stage, and with rt->budget a triage
+ * stage in front (each reader an equal share of it, at least
+ * TRIAGE_MIN_CHUNKS of its rings' chunks; rt->layouts must hold every
+ * event by then). 0 or -errno.
  */
 int record_threads__pipelines(struct record_threads *rt, const struct writer_ops *ops,
 			      int nr_bufs, size_t ring_size, int comp_level);

@@ -112,6 +112,15 @@ void record__print_summary(struct record *rec, int err)
 			"ratio %.3f (zstd level %d) ]\n", in / 1048576.0, out / 1048576.0,
 			out ? (double)in / out : 0.0, rec->opts.comp_level);
 	}
+	if (st.dropped || st.cut)
+		fprintf(stderr, "[ perfcap record: the output fell behind: %llu of %llu samples "
+			"dropped (LOST_SAMPLES records), %llu kept samples weighted for them, "
+			"%llu stacks cut to %d bytes ]\n", (unsigned long long)st.dropped,
+			(unsigned long long)st.samples, (unsigned long long)st.carried,
+			(unsigned long long)st.cut, TRIAGE_CUT_STACK);
+	if (verbose > 0 && st.trim_in)
+		fprintf(stderr, "[ perfcap record: samples with a user stack: %.3f MB, trimmed "
+			"to %.3f MB ]\n", st.trim_in / 1048576.0, st.trim_out / 1048576.0);
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);

@@ -143,6 +143,15 @@ CSV
 			{ echo "$name: not listed once in bench/results/README.md"; false; }
 		csvs=$(find "$d" -name '*.csv')
 		for c in $csvs; do
+			# bench/capped.sh's rows read with bench/capped.py.
+			if head -n 1 "$c" | grep -q '^recorder,mode,rep,cap_bps,'; then
+				python3 "$ROOT/bench/capped.py" "$c" > table.md
+				grep -Eq '^\| [a-zA-Z0-9-]* \| (uncapped|capped) \| [0-9]' table.md ||
+					{ echo "$c: no table rows"; false; }
+				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
+				n=$((n + 1))
+				continue
+			fi
 			# The header bench/loss.sh writes (older runs lack lost_records).
 			head -n 1 "$c" | grep -Eq '^scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed(,lost_records)?$' ||
 				{ echo "$c: not a bench/loss.sh raw.csv"; false; }

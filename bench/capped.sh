@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The output as the bottleneck (issue 21): perf and perfcap record the
+# same command into `-o -`, read by `pv -q -L CAP` (a consumer capped at
+# CAP bytes a second) or, uncapped, by cat; interleaved, REPS reps.
+#
+#   sudo bench/capped.sh [-r REPS] [-d SECONDS] [-c CAP] [-w RECORDERS] [-x OPTS] [-o DIR] [-n NAME]
+#
+# The command: tests/workloads/phases (one thread per CPU, a deep-stack
+# phase and a shallow one, 50 ms each, equal CPU time) for SECONDS
+# (default 5), while 150 short programs (/bin/true) start and exit. The
+# events: cpu-clock -F 10000 --call-graph dwarf,4096 (-x OPTS replaces
+# them, e.g. -x '-F 20000 -g' for fp call graphs). The recording covers
+# the command only (no -a), so the metadata counts are the command's.
+# CAP (bytes/s, pv's suffixes k, m) defaults to a quarter of perf's
+# uncapped data rate, measured first in one calibration run.
+# Recorders (-w, comma separated): perf, perfcap, or alt (ALT=binary: an
+# A/B of perfcap inside one run); perfcap-ubSIZE is perfcap with
+# --user-buffer-size=SIZE (e.g. perfcap-ub16M); default perf,perfcap.
+#
+# Each rep runs every recorder uncapped and capped (order rotated); each
+# file is read by perf (`perf report -i - < FILE`): --stats gives the
+# records by type, `--sort sym` the shares and the event count, `--sort
+# dso` the share left in [unknown]; `perfcap loss --json` the kernel's
+# loss and perfcap's own drops (triage). Raw rows go to DIR/raw.csv and
+# each file's symbol shares to DIR/shares-REC-MODE-REP.txt;
+# bench/capped.py DIR/raw.csv makes the table (medians, capped against
+# uncapped). -n NAME keeps raw.csv, the shares and table.md in
+# bench/results/YYYY-MM-DD-NAME/ (as bench/loss.sh -n does).
+# Environment: PERF, PERFCAP, ALT, W (the workloads' folder), PV.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPS=5 DUR=5 CAP= OUTDIR=bench/out/capped-$(date +%Y%m%d-%H%M%S) NAME=
+RECS=perf,perfcap
+EVOPTS="-e cpu-clock -F 10000 --call-graph dwarf,4096"
+while getopts r:d:c:w:x:o:n: opt; do
+	case $opt in
+	r) REPS=$OPTARG ;; d) DUR=$OPTARG ;; c) CAP=$OPTARG ;; w) RECS=$OPTARG ;;
+	x) EVOPTS=$OPTARG ;; o) OUTDIR=$OPTARG ;; n) NAME=$OPTARG ;;
+	*) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
+	esac
+done
+KEEPDIR=$OUTDIR
+if [ -n "$NAME" ]; then
+	[[ $NAME =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
+		{ echo "bench/capped.sh: -n '$NAME': use a-z, 0-9 and '-'" >&2; exit 2; }
+	KEEPDIR=${RESULTS:-bench/results}/$(date +%F)-$NAME
+	[ ! -e "$KEEPDIR" ] ||
+		{ echo "bench/capped.sh: $KEEPDIR exists: pick another -n NAME" >&2; exit 2; }
+fi
+PERFCAP=${PERFCAP:-$PWD/perfcap}
+PERF=${PERF:-perf}
+PV=${PV:-pv}
+W=${W:-$PWD/build/workloads}
+[ -x "$PERFCAP" ] && [ -x "$W/phases" ] || make -s
+command -v "$PV" >/dev/null || { echo "bench/capped.sh: no pv (apt-get install pv)" >&2; exit 1; }
+mkdir -p "$OUTDIR" "$KEEPDIR"
+
+rec_bin() {
+	case $1 in
+	perf) echo "$PERF" ;;
+	perfcap) echo "$PERFCAP" ;;
+	perfcap-ub*) echo "$PERFCAP --user-buffer-size=${1#perfcap-ub}" ;;
+	alt) echo "${ALT:?ALT=perfcap binary}" ;;
+	*) echo "bench/capped.sh: unknown recorder '$1'" >&2; exit 2 ;;
+	esac
+}
+IFS=, read -r -a recorders <<< "$RECS"
+for r in "${recorders[@]}"; do rec_bin "$r" >/dev/null; done
+
+# The command both record: the phases, and 150 programs spread over it.
+GAP=$(awk "BEGIN{printf \"%.3f\", $DUR / 150}")
+WORK="$W/phases -t $DUR >/dev/null & for i in \$(seq 150); do /bin/true; sleep $GAP; done; wait"
+
+# record REC CAP FILE: CAP empty = uncapped. Prints the wall time.
+record() {
+	local t0 t1 rc=0
+	local -a b
+	read -r -a b <<<"$(rec_bin "$1")"
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	if [ -n "$2" ]; then
+		"${b[0]}" record "${b[@]:1}" -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
+			"$PV" -q -L "$2" >"$3" || rc=$?
+	else
+		"${b[0]}" record "${b[@]:1}" -q -N $EVOPTS -o - -- sh -c "$WORK" 2>"$OUTDIR/rec.err" |
+			cat >"$3" || rc=$?
+	fi
+	t1=$(date +%s.%N)
+	[ $rc = 0 ] || { echo "warning: $1 exited $rc:" >&2; tail -n 3 "$OUTDIR/rec.err" >&2; }
+	awk "BEGIN{print $t1 - $t0}"
+}
+
+# stat FILE TYPE: perf report --stats' count of one record type (0 if none).
+stat_of() { awk -v t="$2" '$1 == t && $2 == "events:" { print $3; f = 1; exit } END { if (!f) print 0 }' "$1"; }
+
+if [ -z "$CAP" ]; then
+	w=$(record perf "" "$OUTDIR/calib.data")
+	b=$(stat -c %s "$OUTDIR/calib.data")
+	CAP=$(awk "BEGIN{printf \"%d\", $b / $w / 4}")
+	echo "calibration: perf uncapped wrote $b bytes in $w s; CAP = $CAP bytes/s"
+	rm -f "$OUTDIR/calib.data"
+fi
+echo "$CAP" > "$KEEPDIR/cap.txt"
+RAW=$KEEPDIR/raw.csv
+echo "recorder,mode,rep,cap_bps,wall_s,bytes,samples,lost_records,lost_samples,comm,mmap2,fork,exit,event_count,unknown_pct,kernel_lost,triage_dropped" > "$RAW"
+modes=(uncapped capped)
+for rep in $(seq 1 "$REPS"); do
+	n=${#recorders[@]}
+	for i in $(seq 0 $((2 * n - 1))); do
+		k=$(( (i + rep) % (2 * n) ))
+		r=${recorders[$((k / 2))]} mode=${modes[$((k % 2))]}
+		f=$OUTDIR/$r-$mode-$rep.data
+		cap=; [ "$mode" = capped ] && cap=$CAP
+		wall=$(record "$r" "$cap" "$f")
+		bytes=$(stat -c %s "$f")
+		"$PERF" report --stats -i - <"$f" >"$OUTDIR/stats.txt" 2>/dev/null || true
+		"$PERF" report -i - --stdio --sort sym -g none --no-children --percent-limit 0 \
+			<"$f" >"$OUTDIR/sym.txt" 2>/dev/null || true
+		"$PERF" report -i - --stdio --sort dso -g none --no-children <"$f" \
+			>"$OUTDIR/dso.txt" 2>/dev/null || true
+		grep '%' "$OUTDIR/sym.txt" | grep -v '^#' >"$KEEPDIR/shares-$r-$mode-$rep.txt" || true
+		ec=$(sed -n 's/^# Event count (approx.): //p' "$OUTDIR/sym.txt" | head -1)
+		unk=$(awk '$2 == "[unknown]" { sub("%", "", $1); s += $1 } END { print s + 0 }' "$OUTDIR/dso.txt")
+		kl=0 td=0
+		if json=$("$PERFCAP" loss --json - <"$f" 2>/dev/null); then
+			kl=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(j.get("kernel_lost", j.get("lost", 0)))' "$json")
+			td=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(j.get("triage_dropped", 0))' "$json")
+		fi
+		echo "$r,$mode,$rep,$CAP,$wall,$bytes,$(stat_of "$OUTDIR/stats.txt" SAMPLE),$(stat_of "$OUTDIR/stats.txt" LOST),$(stat_of "$OUTDIR/stats.txt" LOST_SAMPLES),$(stat_of "$OUTDIR/stats.txt" COMM),$(stat_of "$OUTDIR/stats.txt" MMAP2),$(stat_of "$OUTDIR/stats.txt" FORK),$(stat_of "$OUTDIR/stats.txt" EXIT),${ec:-0},$unk,$kl,$td" >>"$RAW"
+		tail -n 1 "$RAW"
+		rm -f "$f"
+	done
+done
+python3 bench/capped.py "$RAW" | tee "$KEEPDIR/table.md"

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The triage stage (DESIGN.md, "When the output is slower than the
+ * data"): the head of every reader's pipeline, so that a slow output
+ * never holds a kernel ring, and what is lost when the output cannot
+ * keep up is chosen here, evenly, and said in the file.
+ *
+ * The reader hands it a chunk; the stage copies the chunk's records
+ * into a block of its own memory and gives the chunk back at once, so
+ * the reader always has a free buffer and the kernel never drops because
+ * the output is slow (a kernel LOST then means a reader that had no
+ * CPU). While copying it cuts every DWARF sample's user stack to what
+ * the kernel filled (format/stack-trim.h): the copy that skips the empty
+ * part costs less than the one that would copy it. A thread of its own
+ * hands the blocks, in order, with the ends of the clean passes between
+ * them, to the next stage (compression or output), which may block on a
+ * slow file or pipe: only this thread waits.
+ *
+ * The blocks it holds are its memory, bounded by its budget (the
+ * reader's share of --user-buffer-size). How full that is decides what
+ * a chunk keeps:
+ *
+ *   below TRIAGE_CUT_FILL       every record, stacks trimmed to dyn_size
+ *   from TRIAGE_CUT_FILL on     stacks cut to TRIAGE_CUT_STACK bytes too
+ *   from TRIAGE_THIN_FILL on    samples thinned: one kept in k, per event
+ *                               and CPU (each sample id), k from the rates
+ *                               in and out (thin_keep); the kept sample's
+ *                               period is k times its own (it stands for
+ *                               k samples), so event counts stay right
+ *   past the budget             one in 256 kept (TRIAGE_KEEP_MIN), weighted 256
+ *
+ * Records other than samples (COMM, MMAP, MMAP2, FORK, EXIT, KSYMBOL,
+ * CGROUP, NAMESPACES, TEXT_POKE, LOST, ...) are always kept: the samples
+ * that are kept resolve through them. Only when they alone would pass
+ * TRIAGE_HARD_DIV over the budget does the reader wait for room (and the
+ * kernel may then drop, as without the stage). Every sample dropped is
+ * counted in a PERF_RECORD_LOST_SAMPLES record for its sample id, behind
+ * the chunk it was dropped from, with the trailer (tid, time, id, cpu) of
+ * the last one dropped, and misc PERF_RECORD_MISC_USER to say that the
+ * recorder dropped it, not the kernel (perfcap loss counts them apart).
+ *
+ * Locks: lock protects the queue, held, stop and the done counters; it
+ * is never held while copying or handing on. The reader waits on room,
+ * the thread on wake.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format/sample-layout.h"
+#include "format/stack-trim.h"
+#include "io/output.h"
+#include "perf-file.h"
+#include "record/pipeline.h"
+#include "util.h"
+
+/* The rates in and out are measured over windows of this long. */
+#define TRIAGE_WINDOW_NS (100 * 1000000ULL)
+/*
+ * The least share kept, even with the budget full: a sample dropped with
+ * no kept sample to stand for it is lost from the event count, so one in
+ * 256 is still kept, weighted 256 (its bytes are a 256th of the rest).
+ */
+#define TRIAGE_KEEP_MIN (1.0 / 256)
+#define LOST_REC_MAX (sizeof(struct perf_event_header) + 8 + SAMPLE_ID_MAX)
+
+struct triage_block {
+	struct chunk chunk;
+	struct triage_stage *s;
+	struct triage_block *next;	/* in the queue */
+	struct pass_end end;		/* with end.clean: a pass end behind the block */
+	bool has_end;
+	size_t cap, len;
+	char data[];
+};
+
+/* What the stage knows of one sample id (an event on a CPU). */
+struct triage_id {
+	uint64_t id;
+	double credit;		/* toward the next sample kept (1: keep it) */
+	uint64_t dropped;	/* not yet said in a LOST_SAMPLES record */
+	unsigned char trailer[SAMPLE_ID_MAX];	/* of the last one dropped */
+	size_t trailer_len;
+};
+
+struct triage_stage {
+	struct stage stage;
+	struct output *out;
+	const struct sample_layouts *layouts;
+	size_t budget;
+	int thread;
+
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* the thread: a block, or stop */
+	pthread_cond_t room;	/* the reader: a block was written */
+	struct triage_block *q_head, **q_tail;
+	int q_len;
+	size_t held;		/* bytes of blocks taken and not yet written */
+	uint64_t written;	/* bytes of blocks written, ever */
+	bool stop;
+
+	/* The reader's. */
+	struct triage_id *ids;
+	int nr_ids, cap_ids, last_id;
+	double base;			/* the share of the bytes the output took, last window */
+	uint64_t win_start, win_in, win_written;
+	uint64_t in_total;		/* bytes of records offered, after the stack cuts */
+
+	/* The thread's. */
+	int inflight;			/* blocks with the next stage */
+	int max_inflight;		/* ... at most */
+	pthread_t tid;
+	bool started;
+};
+
+static struct triage_stage *to_ts(struct stage *s)
+{
+	return container_of(s, struct triage_stage, stage);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ---- the reader's side ---------------------------------------------------- */
+
+static struct triage_id *id_of(struct triage_stage *s, uint64_t id)
+{
+	struct triage_id *e;
+
+	if (s->nr_ids && s->ids[s->last_id].id == id)
+		return &s->ids[s->last_id];
+	for (int i = 0; i < s->nr_ids; i++) {
+		if (s->ids[i].id == id) {
+			s->last_id = i;
+			return &s->ids[i];
+		}
+	}
+	if (s->nr_ids == s->cap_ids) {
+		s->cap_ids = s->cap_ids ? 2 * s->cap_ids : 16;
+		s->ids = xrealloc(s->ids, s->cap_ids * sizeof(*s->ids));
+	}
+	e = &s->ids[s->nr_ids];
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	s->last_id = s->nr_ids++;
+	return e;
+}
+
+/*
+ * The share of the samples the next chunk keeps (1/k). Every
+ * TRIAGE_WINDOW_NS the window's rates give the share of the bytes
+ * offered that the output took (base); each chunk
+ * then keeps base times what the budget's fill allows, from all of it
+ * at TRIAGE_THIN_FILL to TRIAGE_KEEP_MIN when full: keeping out/in holds the budget
+ * where it is, and the fill, read at every chunk, answers a change of
+ * rate (a phase that makes more data) before the window does.
+ */
+static double thin_keep(struct triage_stage *s, size_t held, uint64_t written, uint64_t now)
+{
+	double fill = (double)held / s->budget, thin = TRIAGE_THIN_FILL, keep;
+
+	if (now - s->win_start >= TRIAGE_WINDOW_NS) {
+		uint64_t in = s->in_total - s->win_in, outb = written - s->win_written;
+
+		/*
+		 * Only while behind does the output show what it can take; a
+		 * window in which no block finished (a slow pipe takes a block
+		 * longer than a window) says nothing. Halfway to the new value
+		 * each window: one window's rates are noisy.
+		 */
+		if (fill < thin / 2)
+			s->base = 1.0;
+		else if (in && outb)
+			s->base = (s->base + MIN(1.0, (double)outb / in)) / 2;
+		s->win_start = now;
+		s->win_in = s->in_total;
+		s->win_written = written;
+	}
+	if (fill < thin)
+		return 1.0;
+	keep = fill >= 1.0 ? 0.0 : s->base * (1.0 - (fill - thin) / (1.0 - thin));
+	return keep < TRIAGE_KEEP_MIN ? TRIAGE_KEEP_MIN : keep;
+}
+
+/*
+ * A LOST_SAMPLES record for each id with drops not yet said, into b, as
+ * long as b stays within limit bytes (the chunk's own length: a block is
+ * never larger than a ring's chunk, which the -z stage's slices rely on).
+ */
+static void put_lost(struct triage_stage *s, struct triage_block *b, size_t limit)
+{
+	for (int i = 0; i < s->nr_ids; i++) {
+		struct triage_id *e = &s->ids[i];
+		struct perf_event_header h = {
+			.type = PERF_RECORD_LOST_SAMPLES,
+			.misc = PERF_RECORD_MISC_USER,
+		};
+
+		if (!e->dropped)
+			continue;
+		if (b->len + LOST_REC_MAX > limit)
+			return; /* said behind a later chunk */
+		h.size = (uint16_t)(sizeof(h) + 8 + e->trailer_len);
+		memcpy(b->data + b->len, &h, sizeof(h));
+		memcpy(b->data + b->len + sizeof(h), &e->dropped, 8);
+		memcpy(b->data + b->len + sizeof(h) + 8, e->trailer, e->trailer_len);
+		b->len += h.size;
+		s->stage.stats.dropped += e->dropped;
+		e->dropped = 0;
+	}
+}
+
+/*
+ * Copy the records of c into b: stacks trimmed (cut to cut bytes with
+ * cut != STACK_TRIM_ALL), samples thinned to the share keep (one in k = 1/keep).
+ */
+static void copy_records(struct triage_stage *s, const struct chunk *c, struct triage_block *b,
+			 size_t cut, double keep)
+{
+	const unsigned char *in = c->req.buf;
+	size_t at = 0, len = c->req.len;
+	struct stage_stats *st = &s->stage.stats;
+
+	while (len - at >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		const struct sample_layout *l;
+		struct sample_fields f;
+		unsigned char *o = (unsigned char *)b->data + b->len;
+		struct triage_id *e;
+		uint64_t id = 0, period;
+
+		memcpy(&h, in + at, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - at)
+			break;
+		memcpy(o, in + at, h.size);
+		at += h.size;
+		if (h.type != PERF_RECORD_SAMPLE || !(l = sample_layouts__find(s->layouts, o, h.size)) ||
+		    sample_layout__parse(l, o, h.size, &f)) {
+			b->len += h.size;
+			s->in_total += h.size;
+			continue;
+		}
+		st->samples++;
+		if (f.stack) {
+			uint64_t size, dyn = 0;
+
+			memcpy(&size, o + f.stack, 8);
+			if (size)
+				memcpy(&dyn, o + f.after_stack - 8, 8);
+			if (cut != STACK_TRIM_ALL && dyn > cut)
+				st->cut++;
+			st->trim_in += h.size;
+			h.size = (uint16_t)stack_trim__sample(o, &f, cut);
+			st->trim_out += h.size;
+		}
+		s->in_total += h.size;
+		if (f.id)
+			memcpy(&id, o + f.id, 8);
+		e = id_of(s, id);
+		/*
+		 * One in k kept (k = 1/keep), evenly: each sample of an id earns
+		 * keep, and is kept once its id has earned a whole one. The one
+		 * kept stands for k samples, so its period is k times its own:
+		 * every sample counts with weight 1 in expectation whatever k
+		 * was when it came (k follows the phases of the data, the
+		 * weights follow k), and no kept sample carries the periods of
+		 * another phase's.
+		 */
+		e->credit += keep;
+		if (e->credit < 1.0 - 1e-9) {
+			e->dropped++;
+			e->trailer_len = sample_layout__id_trailer(l, o, &f, e->trailer);
+			continue;
+		}
+		e->credit -= 1.0;
+		if (keep < 1.0 && f.period) {
+			memcpy(&period, o + f.period, 8);
+			period = (uint64_t)((double)period / keep + 0.5);
+			memcpy(o + f.period, &period, 8);
+			st->carried++;
+		}
+		b->len += h.size;
+	}
+	/* A torn tail cannot come from a ring; kept as it is. */
+	memcpy(b->data + b->len, in + at, len - at);
+	b->len += len - at;
+}
+
+static void queue_block(struct triage_stage *s, struct triage_block *b)
+{
+	b->next = NULL;
+	*s->q_tail = b;
+	s->q_tail = &b->next;
+	s->q_len++;
+}
+
+static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end *end)
+{
+	struct triage_stage *s = to_ts(st);
+	bool clean = end && end->clean;
+	uint64_t now = mono_ns();
+	int err = s->out->err;
+
+	for (int i = 0; i < n; i++) {
+		struct triage_block *b = NULL;
+		/* Never more than the chunk, and room for a FINISHED_ROUND (pipeline.h). */
+		size_t held, need = c[i]->req.len + sizeof(struct perf_event_header);
+		uint64_t written;
+		double keep;
+
+		pthread_mutex_lock(&s->lock);
+		held = s->held;
+		written = s->written;
+		pthread_mutex_unlock(&s->lock);
+		keep = thin_keep(s, held, written, now);
+		if (!err) {
+			b = malloc(sizeof(*b) + need);
+			if (!b)
+				err = -ENOMEM;
+		}
+		if (b) {
+			b->s = s;
+			b->cap = need;
+			b->len = 0;
+			b->has_end = false;
+			copy_records(s, c[i], b, held * TRIAGE_CUT_DIV >= s->budget ? TRIAGE_CUT_STACK
+									      : STACK_TRIM_ALL, keep);
+			put_lost(s, b, c[i]->req.len);
+			st->stats.bytes_kept += b->len;
+		}
+		/* The reader's buffer is free again: what it held is copied. */
+		c[i]->req.on_complete(&c[i]->req, err);
+		if (!b)
+			continue;
+		pthread_mutex_lock(&s->lock);
+		/* Past the hard limit only the records other than samples came: wait for room. */
+		while (!s->out->err && s->held > s->budget + s->budget / TRIAGE_HARD_DIV && s->q_len)
+			pthread_cond_wait(&s->room, &s->lock);
+		s->held += b->len;
+		queue_block(s, b);
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (clean) {
+		struct triage_block *tail;
+
+		pthread_mutex_lock(&s->lock);
+		/* Behind the last block still queued; a pass with none queued gets an empty one. */
+		tail = s->q_len ? container_of(s->q_tail, struct triage_block, next) : NULL;
+		if (!tail && (tail = malloc(sizeof(*tail)))) {
+			tail->s = s;
+			tail->cap = tail->len = 0;
+			tail->has_end = false;
+			queue_block(s, tail);
+		}
+		if (tail) {
+			/* A clean pass behind another with nothing between stands for both. */
+			bool data = tail->has_end && tail->end.data;
+
+			tail->end = *end;
+			tail->end.data |= data;
+			tail->has_end = true;
+		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	/* One wakeup for the pass's chunks and its end, not one a chunk. */
+	if (n || clean) {
+		pthread_mutex_lock(&s->lock);
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return err;
+}
+
+static int ts_reap(struct stage *st, bool wait)
+{
+	/* Chunks come back in submit: nothing is ever pending here. */
+	return to_ts(st)->out->err;
+}
+
+static int ts_queued(const struct stage *st)
+{
+	return container_of(st, struct triage_stage, stage)->q_len;
+}
+
+/* ---- the stage thread ------------------------------------------------------ */
+
+static void block_written(struct write_req *req, int err)
+{
+	struct triage_block *b = req->owner;
+	struct triage_stage *s = b->s;
+
+	pthread_mutex_lock(&s->lock);
+	s->held -= b->len;
+	s->written += b->len;
+	pthread_cond_broadcast(&s->room);
+	pthread_mutex_unlock(&s->lock);
+	s->inflight--;
+	free(b);
+}
+
+/* Hand b (and the pass end behind it) to the next stage. */
+static void hand_on(struct triage_stage *s, struct triage_block *b)
+{
+	struct stage *next = s->stage.next;
+	struct chunk *c = &b->chunk;
+	struct pass_end end = b->end;
+	bool has_end = b->has_end;
+	int err;
+
+	while (s->inflight >= s->max_inflight)
+		stage__reap(next, true);
+	if (!b->len) {
+		/* Only a pass end: nothing to write. */
+		free(b);
+		err = has_end ? stage__submit(next, NULL, 0, &end) : 0;
+		output__set_err(s->out, err);
+		return;
+	}
+	c->req.buf = b->data;
+	c->req.len = b->len;
+	c->req.owner = b;
+	c->req.on_complete = block_written;
+	c->cap = b->cap;
+	s->inflight++;
+	err = stage__submit(next, &c, 1, has_end ? &end : NULL);
+	/* A block not taken came back through block_written: its bytes are lost with the error. */
+	output__set_err(s->out, err);
+}
+
+static void *stage_main(void *arg)
+{
+	struct triage_stage *s = arg;
+	struct stage *next = s->stage.next;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		struct triage_block *b = s->q_head;
+
+		if (!b) {
+			if (s->stop)
+				break;
+			pthread_mutex_unlock(&s->lock);
+			stage__reap(next, false);
+			pthread_mutex_lock(&s->lock);
+			if (s->q_head || s->stop)
+				continue;
+			if (s->inflight) {
+				/* Writes to reap (the durable prefix moves when they are). */
+				struct timespec ts;
+
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += 5 * 1000000L;
+				if (ts.tv_nsec >= 1000000000L) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000L;
+				}
+				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+			} else {
+				pthread_cond_wait(&s->wake, &s->lock);
+			}
+			continue;
+		}
+		s->q_head = b->next;
+		if (!s->q_head)
+			s->q_tail = &s->q_head;
+		s->q_len--;
+		pthread_mutex_unlock(&s->lock);
+		hand_on(s, b);
+		stage__reap(next, false);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	while (s->inflight)
+		stage__reap(next, true);
+	return NULL;
+}
+
+static int ts_start(struct stage *st, int idx)
+{
+	struct triage_stage *s = to_ts(st);
+	sigset_t all, old;
+	char name[16];
+	int err;
+
+	s->stop = false;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = -pthread_create(&s->tid, NULL, stage_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pr_err("cannot start triage thread %d: %s\n", idx, strerror(-err));
+		return err;
+	}
+	/* "perfcap-tN" in ps and /proc/PID/task/TID/comm. */
+	snprintf(name, sizeof(name), "perfcap-t%d", idx);
+	pthread_setname_np(s->tid, name);
+	s->started = true;
+	return 0;
+}
+
+/* Let it hand every block on and join it; never started: hand them on here. */
+static void stop_thread(struct triage_stage *s)
+{
+	if (!s->started) {
+		struct triage_block *b;
+
+		while ((b = s->q_head)) {
+			s->q_head = b->next;
+			s->q_len--;
+			hand_on(s, b);
+		}
+		s->q_tail = &s->q_head;
+		while (s->inflight)
+			stage__reap(s->stage.next, true);
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->tid, NULL);
+	s->started = false;
+}
+
+static int ts_drain(struct stage *st)
+{
+	struct triage_stage *s = to_ts(st);
+
+	stop_thread(s);
+	return s->out->err;
+}
+
+static void ts_destroy(struct stage *st)
+{
+	struct triage_stage *s = to_ts(st);
+
+	stop_thread(s);
+	free(s->ids);
+	pthread_cond_destroy(&s->room);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static const struct stage_ops triage_stage_ops = {
+	.name = "triage",
+	.submit = ts_submit,
+	.reap = ts_reap,
+	.queued = ts_queued,
+	.start = ts_start,
+	.drain = ts_drain,
+	.destroy = ts_destroy,
+};
+
+struct stage *triage_stage__new(struct stage *next, struct output *out,
+				const struct sample_layouts *layouts, size_t budget, int max_inflight,
+				int thread)
+{
+	struct triage_stage *s = xzalloc(sizeof(*s));
+
+	s->max_inflight = max_inflight > 0 ? max_inflight : 1;
+	s->stage.ops = &triage_stage_ops;
+	s->stage.next = next;
+	s->out = out;
+	s->layouts = layouts;
+	s->budget = budget ? budget : 1;
+	s->thread = thread;
+	s->base = 1.0;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->wake, NULL);
+	pthread_cond_init(&s->room, NULL);
+	s->q_tail = &s->q_head;
+	return &s->stage;
+}

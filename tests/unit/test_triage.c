@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stage-triage.c in front of a stage that holds what it is given until
+ * told to let go (an output that is behind): the reader's chunks come
+ * back at once; with the budget full, samples are dropped and counted in
+ * LOST_SAMPLES records (misc USER, the sample's id trailer), records
+ * other than samples never; the samples kept carry the periods of the
+ * dropped, so the sum of periods stays right.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/sample-layout.h"
+#include "io/output.h"
+#include "perf-file.h"
+#include "record/pipeline.h"
+#include "util.h"
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_STACK_USER)
+#define PERIOD 1000
+#define STACK 512
+
+/* The next stage: keeps every chunk's bytes; completes them only when let go. */
+struct holder {
+	struct stage stage;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	bool hold;
+	struct write_req *held[64];
+	int nr_held;
+	struct strbuf got;
+};
+
+static void let_go_locked(struct holder *h)
+{
+	for (int i = 0; i < h->nr_held; i++)
+		h->held[i]->on_complete(h->held[i], 0);
+	h->nr_held = 0;
+}
+
+static int h_submit(struct stage *s, struct chunk **c, int n, struct pass_end *end)
+{
+	struct holder *h = container_of(s, struct holder, stage);
+
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < n; i++) {
+		strbuf__add(&h->got, c[i]->req.buf, c[i]->req.len);
+		h->held[h->nr_held++] = &c[i]->req;
+	}
+	if (!h->hold)
+		let_go_locked(h);
+	pthread_mutex_unlock(&h->lock);
+	return 0;
+}
+
+static int h_reap(struct stage *s, bool wait)
+{
+	struct holder *h = container_of(s, struct holder, stage);
+
+	pthread_mutex_lock(&h->lock);
+	while (wait && h->hold && h->nr_held)
+		pthread_cond_wait(&h->cv, &h->lock);
+	if (!h->hold)
+		let_go_locked(h);
+	pthread_mutex_unlock(&h->lock);
+	return 0;
+}
+
+static int h_queued(const struct stage *s)
+{
+	return container_of(s, struct holder, stage)->nr_held;
+}
+
+static void h_destroy(struct stage *s) { }
+
+static const struct stage_ops holder_ops = {
+	.name = "holder", .submit = h_submit, .reap = h_reap, .queued = h_queued,
+	.destroy = h_destroy,
+};
+
+static void release(struct holder *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->hold = false;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The reader's chunk: a buffer of records and a count of its completions. */
+struct rchunk {
+	struct chunk c;
+	char buf[16384];
+	int completed;
+};
+
+static void r_done(struct write_req *req, int err)
+{
+	((struct rchunk *)req->owner)->completed++;
+}
+
+static void add_u64(struct strbuf *sb, uint64_t v)
+{
+	strbuf__add(sb, &v, 8);
+}
+
+/* A sample of id, time t: stack STACK bytes, dyn_size 64; then a COMM. */
+static void add_pair(struct strbuf *sb, uint64_t id, uint64_t t)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER,
+				       .size = 8 + 6 * 8 + 8 + STACK + 8 };
+	struct perf_event_header comm = { .type = PERF_RECORD_COMM, .size = 8 + 8 + 8 + 5 * 8 };
+	char pad[STACK] = { 0 };
+
+	strbuf__add(sb, &h, sizeof(h));
+	add_u64(sb, id);
+	add_u64(sb, 0x401000);
+	add_u64(sb, 7ULL | 7ULL << 32);
+	add_u64(sb, t);
+	add_u64(sb, 1);
+	add_u64(sb, PERIOD);
+	add_u64(sb, STACK);
+	strbuf__add(sb, pad, STACK);
+	add_u64(sb, 64);
+	strbuf__add(sb, &comm, sizeof(comm));
+	add_u64(sb, 7ULL | 7ULL << 32);
+	strbuf__add(sb, "true\0\0\0\0", 8);
+	/* sample_id_all trailer: tid, time, cpu, identifier */
+	add_u64(sb, 7ULL | 7ULL << 32);
+	add_u64(sb, t);
+	add_u64(sb, 1);
+	add_u64(sb, id);
+	add_u64(sb, 0);
+}
+
+struct tally {
+	uint64_t samples, comms, lost, lost_records, periods, other;
+	uint64_t stack_bytes;
+};
+
+static void count(const struct strbuf *sb, struct tally *t)
+{
+	size_t at = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (at + 8 <= sb->len) {
+		struct perf_event_header h;
+		uint64_t v;
+
+		memcpy(&h, sb->data + at, 8);
+		assert_true(h.size >= 8 && at + h.size <= sb->len);
+		if (h.type == PERF_RECORD_SAMPLE) {
+			t->samples++;
+			memcpy(&v, sb->data + at + 8 + 5 * 8, 8);
+			t->periods += v;
+			memcpy(&v, sb->data + at + 8 + 6 * 8, 8);
+			t->stack_bytes += v;
+		} else if (h.type == PERF_RECORD_COMM) {
+			t->comms++;
+		} else if (h.type == PERF_RECORD_LOST_SAMPLES) {
+			assert_int_equal(h.misc, PERF_RECORD_MISC_USER);
+			memcpy(&v, sb->data + at + 8, 8);
+			t->lost += v;
+			t->lost_records++;
+			/* The trailer: tid, time, cpu, then the id of the event. */
+			memcpy(&v, sb->data + at + 8 + 8 + 3 * 8, 8);
+			assert_int_equal(v, 42);
+		} else {
+			t->other++;
+		}
+		at += h.size;
+	}
+	assert_int_equal(at, sb->len);
+}
+
+static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool hold_first)
+{
+	struct rchunk *rc = calloc(1, sizeof(*rc));
+	uint64_t time = 1;
+
+	for (int i = 0; i < chunks; i++) {
+		struct strbuf sb = { 0 };
+		struct chunk *c = &rc->c;
+		struct pass_end end = { .clean = true, .data = true, .gen = (uint64_t)i, .now = time };
+
+		for (int p = 0; p < pairs; p++)
+			add_pair(&sb, 42, time++);
+		assert_true(sb.len <= sizeof(rc->buf));
+		memcpy(rc->buf, sb.data, sb.len);
+		rc->c.req = (struct write_req){ .buf = rc->buf, .len = sb.len, .owner = rc,
+						.on_complete = r_done };
+		rc->c.cap = sizeof(rc->buf);
+		rc->completed = 0;
+		assert_int_equal(stage__submit(t, &c, 1, &end), 0);
+		/* Back at once, whatever the output does. */
+		assert_int_equal(rc->completed, 1);
+		strbuf__exit(&sb);
+	}
+	if (hold_first)
+		release(h);
+	assert_int_equal(t->ops->drain(t), 0);
+	free(rc);
+}
+
+static void setup_stage(struct holder *h, struct output *out, struct sample_layouts *ls,
+			struct stage **t, size_t budget, bool hold)
+{
+	struct perf_event_attr a = { .sample_type = ST, .sample_id_all = 1 };
+	uint64_t id = 42;
+
+	memset(h, 0, sizeof(*h));
+	h->stage.ops = &holder_ops;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	h->hold = hold;
+	memset(out, 0, sizeof(*out));
+	sample_layouts__init(ls);
+	sample_layouts__add(ls, &a, &id, 1);
+	*t = triage_stage__new(&h->stage, out, ls, budget, 2, 0);
+	assert_non_null(*t);
+	assert_int_equal((*t)->ops->start(*t, 0), 0);
+}
+
+static void teardown_stage(struct holder *h, struct sample_layouts *ls, struct stage *t)
+{
+	t->ops->destroy(t);
+	sample_layouts__exit(ls);
+	strbuf__exit(&h->got);
+}
+
+static void test_output_keeping_up_keeps_everything_trimmed(void **state)
+{
+	struct holder h;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+	struct tally n;
+
+	setup_stage(&h, &out, &ls, &t, 1 << 20, false);
+	run(&h, t, 20, 10, false);
+	count(&h.got, &n);
+	assert_int_equal(n.samples, 200);
+	assert_int_equal(n.comms, 200);
+	assert_int_equal(n.lost, 0);
+	assert_int_equal(n.periods, 200 * PERIOD);
+	/* Every stack cut to its 64 bytes of dyn_size. */
+	assert_int_equal(n.stack_bytes, 200 * 64);
+	assert_int_equal(t->stats.dropped, 0);
+	teardown_stage(&h, &ls, t);
+}
+
+static void test_behind_drops_samples_only_and_says_so(void **state)
+{
+	struct holder h;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+	struct tally n;
+
+	/*
+	 * 64 KiB, and the output takes nothing until the end: 40 chunks of
+	 * 10 samples and 10 COMMs make 77 KiB, so it fills (and the COMMs
+	 * alone stay under the 72 KiB at which the reader would wait).
+	 */
+	setup_stage(&h, &out, &ls, &t, 64 << 10, true);
+	run(&h, t, 40, 10, true);
+	count(&h.got, &n);
+	/* Every COMM is there; samples were dropped and counted. */
+	assert_int_equal(n.comms, 400);
+	assert_true(n.samples < 400);
+	assert_true(n.lost > 0);
+	assert_int_equal(n.samples + n.lost, 400);
+	assert_int_equal(t->stats.dropped, n.lost);
+	/* Stacks were cut to TRIAGE_CUT_STACK or less: here dyn_size, 64. */
+	assert_true(n.stack_bytes <= n.samples * 64);
+	teardown_stage(&h, &ls, t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_output_keeping_up_keeps_everything_trimmed),
+		cmocka_unit_test(test_behind_drops_samples_only_and_says_so),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
