@@ -75,8 +75,15 @@ within_10pct() {
 	within_10pct "$(offcpu_ns oc.data sleep_long)" 300
 	perf_ok script -i oc.data -F pid,tid,event,ip,sym
 	# sleep_long slept in the thread (tid != pid), sleep_short in main.
-	awk 'BEGIN { RS = "" } /offcpu-time:/ && / sleep_long\n/ { split($1, p, "/"); print (p[1] == p[2] ? "main" : "thread") }' \
-		"$PERF_OUT" | sort -u >long
+	# A sample without a call chain (cpu-clock's) has no blank line behind
+	# it: the paragraph may begin with one, so the offcpu-time line is found.
+	awk 'BEGIN { RS = "" } {
+		n = split($0, l, "\n"); at = 0
+		for (i = 1; i <= n; i++) {
+			if (l[i] ~ /offcpu-time:/) { at = i; split(l[i], f, " "); split(f[1], p, "/") }
+			else if (at && l[i] ~ / sleep_long$/) { print (p[1] == p[2] ? "main" : "thread"); at = 0 }
+		}
+	}' "$PERF_OUT" | sort -u >long
 	cat long
 	[ "$(cat long)" = thread ]
 }
