@@ -19,7 +19,7 @@
  * of them, run before the kernel's writeback workers and the workload on
  * their CPUs: the issue 22 slow-xz run.
  *
- * So two things, and both are needed:
+ * So three things:
  *
  * 1. Every real-time thread of perfcap's own carries SCHED_RESET_ON_FORK
  *    (the readers set it with SCHED_FIFO, record-thread.c; a thread
@@ -28,14 +28,24 @@
  *    helper cloned by a reader is ever real-time, not for an instant;
  *    and such a helper keeps SCHED_OTHER, as glibc believes it runs at
  *    its parent's policy already and sets nothing.
- * 2. A sweep from the record loop (each tick, HEADER_SYNC_NS, and when
+ * 2. The aio writer asks glibc to run each write as far below the
+ *    submitter as POSIX allows (aio_reqprio, io/writer-aio.c): for a
+ *    priority up to AIO_PRIO_DELTA_MAX (20) that is priority 0, which
+ *    SCHED_FIFO does not have, so glibc's switch of a helper to the
+ *    reader's policy is refused and the helper stays SCHED_OTHER. Seen
+ *    with a poll of the threads every 2 ms over 4 s recordings of DWARF
+ *    stacks: without it, helpers the record loop had cloned showed
+ *    SCHED_FIFO in 34-64 looks at the start (until the sweep below);
+ *    with it, in none (-r 1, the default, --aio=4); -r 30 still shows some.
+ * 3. A sweep from the record loop (each tick, HEADER_SYNC_NS, and when
  *    the readers are demoted or start): every thread of the process that
  *    is not perfcap's own is set to SCHED_OTHER if it is real-time, to
  *    the loop's nice value (the recorder's, reader-sched.c), on the
  *    loop's CPUs (every CPU perfcap may use: a helper writes for every
- *    reader), and named HELPER_THREAD_NAME. It catches what 1 cannot:
- *    glibc's own switch of a helper to a reader's policy, and helpers the
- *    record loop cloned while it ran -r's SCHED_FIFO. glibc switches a
+ *    reader), and named HELPER_THREAD_NAME. It catches what 1 and 2
+ *    cannot: glibc's switch of a helper to the policy of a reader above
+ *    priority 20 (-r 21..99), helpers the record loop cloned while it ran
+ *    -r's SCHED_FIFO, and whatever another glibc does. glibc switches a
  *    helper again only when the policy of the requests it serves changes
  *    (it compares with the policy it set last), so a helper the sweep
  *    set stays set while the readers' policy holds; one that glibc
@@ -44,9 +54,11 @@
  * Why not the other ways: glibc has no attribute for its helpers' policy
  * or CPUs (aio_init() sets their number and idle time only); helpers
  * cannot be made up front (glibc clones one per concurrent request, when
- * it wants); aio_reqprio can lower a request's priority by 20 at most
- * and never leaves real-time; hiding the readers' policy from glibc's
- * cache would rest on glibc's internals. The sweep touches only threads
+ * it wants, and one woken with nothing to do exits, so under load they
+ * come and go every few hundred ms whatever aio_idle_time says); hiding
+ * the readers' policy from glibc's record of it (setting SCHED_FIFO by
+ * the system call alone) would rest on glibc's internals and make
+ * pthread_getschedparam lie to perfcap too. The sweep touches only threads
  * that are not perfcap's own: perfcap's are registered here as they
  * start (own_thread__create), and no sweep runs while one is starting.
  */

@@ -6,6 +6,10 @@
  * thread's CPUs and named; perfcap's own threads (own_thread__create) are
  * left as they are; and an own thread that inherits a real-time policy
  * gets SCHED_RESET_ON_FORK, so what it clones starts at SCHED_OTHER.
+ * And glibc itself, through the aio writer (io/writer-aio.c): a helper
+ * that glibc cloned for a SCHED_OTHER thread's write stays SCHED_OTHER when
+ * it then serves a SCHED_FIFO thread's write (glibc would switch it to the
+ * submitter's policy, were aio_reqprio not the submitter's priority).
  *
  * Setting SCHED_FIFO needs CAP_SYS_NICE or RLIMIT_RTPRIO: without it the
  * policy parts skip and the CPUs and names are still checked.
@@ -16,12 +20,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <stdlib.h>
+
+#include "io/writer.h"
 #include "record/helper-threads.h"
 
 struct probe {
@@ -179,11 +188,97 @@ static void test_own_thread_keeps_rt_from_its_clones(void **state)
 	assert_int_equal(p.pol_seen, SCHED_OTHER);
 }
 
+static void write_done(struct write_req *req, int err)
+{
+	*(int *)req->owner = err ? err : 1;
+}
+
+/* One write of 64 KiB at off through w, waited for. */
+static void write_one(struct writer *w, uint64_t off)
+{
+	static char buf[65536];
+	struct write_req req = { .buf = buf, .len = sizeof(buf), .off = off };
+	int done = 0;
+
+	req.complete = write_done;
+	req.owner = &done;
+	assert_int_equal(writer__submit(w, &req), 0);
+	assert_int_equal(writer__drain(w), 0);
+	assert_int_equal(done, 1);
+}
+
+struct fifo_writer {
+	int fd;
+	int tid;
+	int helpers, rt_helpers;	/* threads but main's and ours, and the real-time ones */
+};
+
+/* As a reader: SCHED_FIFO 1 with SCHED_RESET_ON_FORK, its own aio writer. */
+static void *fifo_writer_main(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct fifo_writer *f = arg;
+	struct writer w;
+	struct dirent *e;
+	DIR *d;
+
+	f->tid = gettid();
+	assert_int_equal(pthread_setschedparam(pthread_self(), SCHED_FIFO | SCHED_RESET_ON_FORK,
+					       &sp), 0);
+	assert_int_equal(writer__init(&w, &writer_aio_ops, f->fd, 4), 0);
+	for (int i = 0; i < 8; i++)
+		write_one(&w, (uint64_t)(i + 1) << 16);
+	d = opendir("/proc/self/task");
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		int pol;
+
+		if (tid <= 0 || tid == getpid() || tid == f->tid)
+			continue;
+		pol = sched_getscheduler(tid) & ~SCHED_RESET_ON_FORK;
+		f->helpers++;
+		f->rt_helpers += pol == SCHED_FIFO || pol == SCHED_RR;
+	}
+	closedir(d);
+	writer__exit(&w);
+	return NULL;
+}
+
+static void test_glibc_helper_keeps_sched_other(void **state)
+{
+	char path[] = "/tmp/test_helper_threads.XXXXXX";
+	struct fifo_writer f = { 0 };
+	struct writer w;
+	pthread_t t;
+	int fd;
+
+	(void)state;
+	if (!can_fifo())
+		skip();
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	/* The record loop's write first: glibc clones a helper from it. */
+	assert_int_equal(writer__init(&w, &writer_aio_ops, fd, 4), 0);
+	write_one(&w, 0);
+	f.fd = dup(fd);
+	assert_int_equal(pthread_create(&t, NULL, fifo_writer_main, &f), 0);
+	pthread_join(t, NULL);
+	writer__exit(&w);
+	close(f.fd);
+	close(fd);
+	/* glibc's helpers stay idle (aio_idle_time): they were there to see. */
+	assert_true(f.helpers >= 1);
+	assert_int_equal(f.rt_helpers, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_helper_is_swept_own_thread_is_not),
 		cmocka_unit_test(test_own_thread_keeps_rt_from_its_clones),
+		cmocka_unit_test(test_glibc_helper_keeps_sched_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
