@@ -2,7 +2,8 @@
 /*
  * The recorder's threads that perfcap did not start: glibc's POSIX AIO
  * helpers (io/writer-aio.c), started by glibc inside aio_write() from the
- * submitting thread. Left alone they run at that thread's real-time
+ * submitting thread. (The pipe output's writer thread, io/output.c, is
+ * counted with them: it is a writer's helper too, doing blocking writes.) Left alone they run at that thread's real-time
  * policy and on its CPU; here they are found and given what perfcap
  * chooses for them (helper-threads.c says why and how).
  *
