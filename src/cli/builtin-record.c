@@ -45,6 +45,7 @@
 #include "format/synthesize.h"
 #include "perf-file.h"
 #include "record/aux.h"
+#include "record/helper-threads.h"
 #include "record/record.h"
 #include "sys.h"
 
@@ -318,6 +319,8 @@ static int record__loop(struct record *rec)
 		tick = now - last_tick >= HEADER_SYNC_NS;
 		if (tick) {
 			output__sync_header_size(&rec->out);
+			/* The writers' helpers: never real-time, on our CPUs (helper-threads.c). */
+			helper_threads__sweep();
 			last_tick = now;
 		}
 		if (rttime_signal) {

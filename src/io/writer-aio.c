@@ -32,7 +32,10 @@
  * wait is aio_suspend() on their own requests, AIO_RESCAN_MS at a time.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +111,30 @@ static void list_del(struct aio_priv *p, struct write_req *req)
 		}
 }
 
+/*
+ * How far below the submitting thread glibc is to run the write. glibc's
+ * helper thread takes, for each request, the policy of the thread that
+ * submitted it and its priority less aio_reqprio (POSIX prioritized I/O).
+ * A real-time reader asks for as far down as POSIX lets it, its whole
+ * priority where that is at most AIO_PRIO_DELTA_MAX: priority 0 does not
+ * exist under SCHED_FIFO, glibc's switch is refused, and the helper stays
+ * at SCHED_OTHER (record/helper-threads.c, which also catches the rest:
+ * -r above AIO_PRIO_DELTA_MAX, or a glibc that does otherwise).
+ * pthread_getschedparam is glibc's record of the thread: no system call.
+ */
+static int reqprio(void)
+{
+	struct sched_param sp;
+	int pol, max = AIO_PRIO_DELTA_MAX;
+
+	if (pthread_getschedparam(pthread_self(), &pol, &sp))
+		return 0;
+	pol &= ~SCHED_RESET_ON_FORK;
+	if (pol != SCHED_FIFO && pol != SCHED_RR)
+		return 0;
+	return sp.sched_priority < max ? sp.sched_priority : max;
+}
+
 static int aio_writer_submit(struct writer *w, struct write_req *req)
 {
 	struct aio_priv *p = w->priv;
@@ -115,6 +142,7 @@ static int aio_writer_submit(struct writer *w, struct write_req *req)
 	int err;
 
 	memset(cb, 0, sizeof(*cb));
+	cb->aio_reqprio = reqprio();
 	cb->aio_fildes = w->fd;
 	cb->aio_buf = (char *)req->buf + req->done;
 	cb->aio_nbytes = req->len - req->done;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "record/control.h"
+#include "record/helper-threads.h"
 #include "util.h"
 
 /* perf's tags, matched as prefixes (evlist.h in perf 6.1). */
@@ -239,7 +240,7 @@ int control__start(struct control *c, int wake_fd)
 	/* Signals are the record loop's. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = -pthread_create(&c->tid, NULL, control_main, c);
+	err = own_thread__create(&c->tid, control_main, c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		pr_err("--control: cannot start its thread: %s\n", strerror(-err));

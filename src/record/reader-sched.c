@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "record/helper-threads.h"
 #include "record/record.h"
 
 /*
@@ -217,7 +218,11 @@ int record__sched_start(struct record *rec)
 
 void record__demote_readers(struct record *rec)
 {
-	if (record_threads__demote(&rec->readers) && verbose >= 0)
+	int n = record_threads__demote(&rec->readers);
+
+	/* A helper glibc gave a reader's SCHED_FIFO goes down with them, now. */
+	helper_threads__sweep();
+	if (n && verbose >= 0)
 		pr_warn("a reader ran %d ms without sleeping (RLIMIT_RTTIME): the readers run at "
 			"normal priority from now on\n", READER_RTTIME_US / 1000);
 }

@@ -14,6 +14,7 @@
 #include "io/output.h"
 #include "record/aux.h"
 #include "record/backward.h"
+#include "record/helper-threads.h"
 #include "record/record-thread.h"
 #include "util.h"
 
@@ -403,7 +404,12 @@ static int set_fifo(int prio)
 {
 	struct sched_param sp = { .sched_priority = prio };
 
-	return pthread_setschedparam(pthread_self(), prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+	/*
+	 * SCHED_RESET_ON_FORK: what the reader clones, glibc's AIO helpers
+	 * inside aio_write(), starts at SCHED_OTHER (record/helper-threads.c).
+	 */
+	return pthread_setschedparam(pthread_self(), (prio ? SCHED_FIFO : SCHED_OTHER) |
+				     SCHED_RESET_ON_FORK, &sp);
 }
 
 void record_thread__settle(struct record_thread *t)
@@ -432,7 +438,8 @@ int record_threads__demote(struct record_threads *rt)
 		return 0;
 	for (int i = 0; i < rt->nr; i++)
 		if (rt->t[i].started &&
-		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER, &sp))
+		    /* Keeping SCHED_RESET_ON_FORK: clearing it needs CAP_SYS_NICE. */
+		    !pthread_setschedparam(rt->t[i].tid, SCHED_OTHER | SCHED_RESET_ON_FORK, &sp))
 			n++;
 	return n;
 }
@@ -495,7 +502,7 @@ int record_threads__start(struct record_threads *rt)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (int i = 0; i < rt->nr && !err; i++) {
-		err = -pthread_create(&rt->t[i].tid, NULL, thread_main, &rt->t[i]);
+		err = own_thread__create(&rt->t[i].tid, thread_main, &rt->t[i]);
 		if (err)
 			pr_err("cannot start reader thread %d: %s\n", i, strerror(-err));
 		else

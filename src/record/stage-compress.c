@@ -60,6 +60,7 @@
 #include "io/compress.h"
 #include "io/output.h"
 #include "perf-file.h"
+#include "record/helper-threads.h"
 #include "record/pipeline.h"
 #include "record/record-thread.h"
 #include "util.h"
@@ -448,7 +449,7 @@ static int cs_start(struct stage *st, int idx)
 	/* Signals are the record loop's: the stage starts with them blocked. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = -pthread_create(&s->tid, NULL, stage_main, s);
+	err = own_thread__create(&s->tid, stage_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		pr_err("cannot start compression thread %d: %s\n", idx, strerror(-err));

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "record/helper-threads.h"
 #include "record/switch-event.h"
 #include "util.h"
 
@@ -142,7 +143,7 @@ int switch_event__start(struct switch_event *sw)
 		pr_err("eventfd: %s\n", strerror(-err));
 		return err;
 	}
-	err = -pthread_create(&sw->thread, NULL, switch_event_thread, sw);
+	err = own_thread__create(&sw->thread, switch_event_thread, sw);
 	if (err) {
 		pr_err("--switch-output-event: cannot start its thread: %s\n", strerror(-err));
 		return err;

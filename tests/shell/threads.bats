@@ -195,6 +195,9 @@ threaded_flood() { # writer options...
 }
 
 # "NAME POLICY PRIO" for each reader thread of perfcap PID, read with chrt.
+# A real-time reader carries SCHED_RESET_ON_FORK (chrt prints it after a
+# |), so that glibc's AIO helpers it clones start at SCHED_OTHER, and keeps
+# it when demoted (record/helper-threads.c).
 reader_policies() { # PID
 	local task
 	for task in /proc/$1/task/*; do
@@ -225,7 +228,7 @@ reader_policies() { # PID
 		[ "$(wc -l <pol)" = "$(nproc)" ]
 		case $how in
 		default)
-			refute grep -v 'SCHED_FIFO 1 $' pol
+			refute grep -v 'SCHED_FIFO|SCHED_RESET_ON_FORK 1 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO priority 1, RLIMIT_RTTIME 200 ms" rec.err
 			# The soft limit is the bound, in microseconds.
 			[ "$(awk '{ print $4 }' <<<"$limits")" = 200000 ] ;;
@@ -233,7 +236,7 @@ reader_policies() { # PID
 			refute grep -v 'SCHED_OTHER 0 $' pol
 			grep -F "readers' scheduling: their nice value (--reader-sched=nice)" rec.err ;;
 		rt3)
-			refute grep -v 'SCHED_FIFO 3 $' pol
+			refute grep -v 'SCHED_FIFO|SCHED_RESET_ON_FORK 3 $' pol
 			grep -F "readers' scheduling: SCHED_FIFO as -r asks" rec.err ;;
 		esac
 		perf_reads_clean s.data
@@ -260,9 +263,9 @@ reader_policies() { # PID
 	reader_policies "$rec" >after
 	wait "$rec"
 	cat before after rec.err
-	refute grep -v 'SCHED_FIFO 1 $' before
+	refute grep -v 'SCHED_FIFO|SCHED_RESET_ON_FORK 1 $' before
 	[ "$(wc -l <after)" = "$(nproc)" ]
-	refute grep -v 'SCHED_OTHER 0 $' after
+	refute grep -v 'SCHED_OTHER|SCHED_RESET_ON_FORK 0 $' after
 	[ "$(grep -c 'RLIMIT_RTTIME' rec.err)" = 1 ]
 	grep -F 'the readers run at normal priority from now on' rec.err
 	perf_reads_clean x.data
@@ -288,7 +291,7 @@ reader_policies() { # PID
 	echo "readers: $readers"
 	cat rec.err
 	[ "$pol" = "SCHED_OTHER 0 " ]
-	[ "$readers" = "perfcap-rd0 SCHED_FIFO 1 " ]
+	[ "$readers" = "perfcap-rd0 SCHED_FIFO|SCHED_RESET_ON_FORK 1 " ]
 	grep -F "[ perfcap record: 1 reader threads (--threads=" rec.err
 	grep -F "readers' scheduling: SCHED_FIFO priority 1" rec.err
 	perf_reads_clean l.data
