@@ -5,8 +5,12 @@
  * here and nowhere in the rings or the reader.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "record/helper-threads.h"
 #include "record/pipeline.h"
 #include "util.h"
 
@@ -136,4 +140,24 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->trim_out += s->stats.trim_out;
 		sum->bytes_kept += s->stats.bytes_kept;
 	}
+}
+
+int stage_thread__start(pthread_t *tid, void *(*fn)(void *), void *arg, const char *tag,
+			int idx, const char *what)
+{
+	sigset_t all, old;
+	char name[16];
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = own_thread__create(tid, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pr_err("cannot start %s thread %d: %s\n", what, idx, strerror(-err));
+		return err;
+	}
+	snprintf(name, sizeof(name), "perfcap-%s%d", tag, idx);
+	pthread_setname_np(*tid, name);
+	return 0;
 }

@@ -43,6 +43,7 @@
 #ifndef PERFCAP_RECORD_PIPELINE_H
 #define PERFCAP_RECORD_PIPELINE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,6 +120,15 @@ struct stage {
 	struct stage *next;		/* where its chunks go; NULL: the last */
 	struct stage_stats stats;
 };
+
+/*
+ * Start a stage's thread fn(arg), named "perfcap-<tag><idx>" (ps,
+ * /proc/PID/task/TID/comm), with every signal blocked (signals are the
+ * record loop's), as one of perfcap's own threads (helper-threads.h: the
+ * sweep leaves it alone). 0, or -errno with a message naming what.
+ */
+int stage_thread__start(pthread_t *tid, void *(*fn)(void *), void *arg, const char *tag,
+			int idx, const char *what);
 
 static inline int stage__submit(struct stage *s, struct chunk **c, int n, struct pass_end *end)
 {

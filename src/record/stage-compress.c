@@ -51,7 +51,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +59,6 @@
 #include "io/compress.h"
 #include "io/output.h"
 #include "perf-file.h"
-#include "record/helper-threads.h"
 #include "record/pipeline.h"
 #include "record/record-thread.h"
 #include "util.h"
@@ -441,23 +439,12 @@ static void *stage_main(void *arg)
 static int cs_start(struct stage *st, int idx)
 {
 	struct compress_stage *s = to_cs(st);
-	sigset_t all, old;
-	char name[16];
 	int err;
 
 	s->stop = false;
-	/* Signals are the record loop's: the stage starts with them blocked. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = own_thread__create(&s->tid, stage_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err) {
-		pr_err("cannot start compression thread %d: %s\n", idx, strerror(-err));
+	err = stage_thread__start(&s->tid, stage_main, s, "z", idx, "compression");
+	if (err)
 		return err;
-	}
-	/* "perfcap-zN" in ps and /proc/PID/task/TID/comm. */
-	snprintf(name, sizeof(name), "perfcap-z%d", idx);
-	pthread_setname_np(s->tid, name);
 	s->started = true;
 	return 0;
 }

@@ -45,7 +45,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,22 +486,12 @@ static void *stage_main(void *arg)
 static int ts_start(struct stage *st, int idx)
 {
 	struct triage_stage *s = to_ts(st);
-	sigset_t all, old;
-	char name[16];
 	int err;
 
 	s->stop = false;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = -pthread_create(&s->tid, NULL, stage_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err) {
-		pr_err("cannot start triage thread %d: %s\n", idx, strerror(-err));
+	err = stage_thread__start(&s->tid, stage_main, s, "t", idx, "triage");
+	if (err)
 		return err;
-	}
-	/* "perfcap-tN" in ps and /proc/PID/task/TID/comm. */
-	snprintf(name, sizeof(name), "perfcap-t%d", idx);
-	pthread_setname_np(s->tid, name);
 	s->started = true;
 	return 0;
 }
