@@ -45,6 +45,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +440,22 @@ static void *stage_main(void *arg)
 {
 	struct triage_stage *s = arg;
 	struct stage *next = s->stage.next;
+	struct sched_param normal = { .sched_priority = 0 };
+	int policy;
+
+	/*
+	 * This thread writes (it blocks in the writer, a pipe or a slow
+	 * disk): like glibc's AIO helpers (helper-threads.h) it never runs
+	 * real-time, even when the readers do (-r): a real-time writer can
+	 * starve the kernel's writeback and the workload. The readers stay
+	 * real-time; the budget takes what they copy meanwhile.
+	 */
+	if (!pthread_getschedparam(pthread_self(), &policy, &normal) &&
+	    ((policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO ||
+	     (policy & ~SCHED_RESET_ON_FORK) == SCHED_RR)) {
+		normal.sched_priority = 0;
+		pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+	}
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
