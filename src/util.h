@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* The struct that holds member ptr (of type, named member). */
@@ -69,5 +70,10 @@ ssize_t read_file(const char *path, char **out);
 int read_line(const char *path, char *buf, size_t size);
 /* A file holding one integer. */
 int read_int(const char *path, long long *val);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t mono_ns(void);
+/* The CLOCK_REALTIME deadline ns from now, for pthread_cond_timedwait(). */
+void deadline_in(struct timespec *ts, uint64_t ns);
 
 #endif

@@ -674,14 +674,6 @@ static int emit_user_map(struct synth *s, union rec_buf *rb, pid_t tgid,
 	return err;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* MMAP2 for the executable (and with mmap_data, file) maps of a process; -ESRCH if gone. */
 static int synth_maps(struct synth *s, union rec_buf *rb, pid_t tgid)
 {

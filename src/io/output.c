@@ -94,12 +94,7 @@ static void *pipe_thread(void *arg)
 
 			if (p->closing)
 				break;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += PIPE_IDLE_MS * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			deadline_in(&ts, PIPE_IDLE_MS * 1000000ULL);
 			if (pthread_cond_timedwait(&p->data, &p->lock, &ts) == ETIMEDOUT &&
 			    p->in == p->out && !p->closing && pipe_reader_gone(o->fd))
 				output__set_err(o, -EPIPE);

@@ -33,14 +33,6 @@
 /* How long record_threads__start waits for the readers to be ready. */
 #define READY_WAIT_US (1000 * 1000)
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void poke(int fd)
 {
 	uint64_t one = 1;
@@ -456,7 +448,7 @@ static void *thread_main(void *arg)
 	pthread_setname_np(pthread_self(), name);
 	record_thread__settle(t);
 	while (!atomic_load_explicit(&rt->stop, memory_order_acquire)) {
-		ssize_t n = record_thread__step(t, now_ns(), false);
+		ssize_t n = record_thread__step(t, mono_ns(), false);
 		int r;
 
 		/* Settled and one step done (its first costs paid): see record_threads__start. */
@@ -473,7 +465,7 @@ static void *thread_main(void *arg)
 			t->spins++;
 			continue;
 		}
-		r = record_thread__sleep(t, record_thread__timeout(t, now_ns(), THREAD_POLL_MS));
+		r = record_thread__sleep(t, record_thread__timeout(t, mono_ns(), THREAD_POLL_MS));
 		if (r < 0) {
 			fail(t, r);
 			break;

@@ -90,10 +90,7 @@ struct record {
 
 static inline uint64_t record__now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return mono_ns();
 }
 
 /* cli/builtin-record.c */

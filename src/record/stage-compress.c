@@ -124,14 +124,6 @@ struct compress_stage {
 /* Room a buffer keeps for the FINISHED_ROUND the output stage may put behind it. */
 #define MARKER_ROOM sizeof(struct perf_event_header)
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static struct compress_stage *to_cs(struct stage *s)
 {
 	return container_of(s, struct compress_stage, stage);
@@ -382,13 +374,7 @@ static bool idle_deadline(struct compress_stage *s, struct timespec *ts)
 		wait = MIN(wait, (uint64_t)STAGE_REAP_NS);
 	if (wait == UINT64_MAX)
 		return false;
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += (time_t)(wait / 1000000000ULL);
-	ts->tv_nsec += (long)(wait % 1000000000ULL);
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
+	deadline_in(ts, wait);
 	return true;
 }
 

@@ -122,14 +122,6 @@ static struct triage_stage *to_ts(struct stage *s)
 	return container_of(s, struct triage_stage, stage);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* ---- the reader's side ---------------------------------------------------- */
 
 static struct triage_id *id_of(struct triage_stage *s, uint64_t id)
@@ -473,12 +465,7 @@ static void *stage_main(void *arg)
 				/* Writes to reap (the durable prefix moves when they are). */
 				struct timespec ts;
 
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += 5 * 1000000L;
-				if (ts.tv_nsec >= 1000000000L) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000L;
-				}
+				deadline_in(&ts, 5 * 1000000ULL);
 				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 			} else {
 				pthread_cond_wait(&s->wake, &s->lock);
