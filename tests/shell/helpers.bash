@@ -122,16 +122,15 @@ perf_sees() {
 	[ "$n" -gt "$2" ]
 }
 
-# stall PID COMM [SECONDS]: once the command that recorder PID started
-# runs COMM, stops the recorder for SECONDS (default 0.5), then lets it
-# go on. Nothing drains the rings meanwhile: with small rings the kernel
-# loses samples (PERF_RECORD_LOST) for certain, not only on a busy day.
-stall() {
-	wait_for child_runs "$1" "$2" || return 1
-	kill -STOP "$1"
-	sleep "${3:-0.5}"
-	kill -CONT "$1"
-}
+# STALLED: a workload command for a recorder, in place of `parallel -t 1`:
+# it starts the bundled workload, stops its parent (the recorder) at once
+# for half a second, lets it go on and exits with the workload's status.
+# Nothing drains the rings meanwhile: with small rings the kernel loses
+# samples (PERF_RECORD_LOST) for certain, not only on a busy day. The stop
+# comes from the workload's side: a test that watched for the workload
+# from outside missed it in 2 of 15 runs on a loaded machine, its polling
+# shell starved for the whole second the workload ran (2026-12-02).
+STALLED=(sh -c '"$1" -t 1 & kill -STOP $PPID; sleep 0.5; kill -CONT $PPID; wait $!' stalled "$W/parallel")
 
 # --threads with one reader for every ring: perf's CPUS/AFFINITY mask of
 # all online CPUs, e.g. --threads=0-1/0-1 (perfcap-record(1), --threads).

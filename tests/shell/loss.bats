@@ -4,8 +4,8 @@
 # ones upstream perf counts in the same file (perfcap-loss(1)).
 #
 # Loss is forced: one-page rings, a high fixed rate with call graphs, and
-# the recorder stopped for half a second while the workload runs (stall in
-# helpers.bash), so that the kernel loses samples on every run, not only on
+# the recorder stopped for half a second while the workload runs (STALLED
+# in helpers.bash), so that the kernel loses samples on every run, not only on
 # a busy day: a recording that lost nothing would check nothing, and a
 # loss count that says 0 must fail. (-c 10000, a sample every 10 us, costs
 # this 2-CPU VM minutes of system time and soft lockups; -c 50000 is
@@ -41,12 +41,9 @@ upstream_lossy() { # OUT [OPTIONS]
 	for try in 1 2 3; do
 		rm -rf "$1"
 		# shellcheck disable=SC2086
-		perf record ${2:-} "${LOSSY_OPTS[@]}" -o "$1" -- "$W/parallel" -t 1 \
-			>"$BATS_TEST_TMPDIR/perf-record.out" 2>"$BATS_TEST_TMPDIR/perf-record.err" &
-		rec=$!
-		stall "$rec" parallel || echo "perf record never ran the workload (try $try)" >&2
 		rc=0
-		wait "$rec" || rc=$?
+		perf record ${2:-} "${LOSSY_OPTS[@]}" -o "$1" -- "${STALLED[@]}" \
+			>"$BATS_TEST_TMPDIR/perf-record.out" 2>"$BATS_TEST_TMPDIR/perf-record.err" || rc=$?
 		[ "$rc" = 0 ] && return 0
 		echo "perf record exited $rc (try $try):" >&2
 		tail -3 "$BATS_TEST_TMPDIR/perf-record.err" >&2
@@ -185,12 +182,9 @@ assert sum(e["samples"] for e in d["events"]) == d["samples"]
 	# 2 KiB dwarf stacks in 4 KiB rings, and the recorder stopped for half
 	# a second: without the stop perfcap kept up, and the test skipped, in
 	# up to 3 of some 15 full runs on 2026-11-30.
-	"$P" record "${LOSSY_OPTS[@]}" --call-graph dwarf,2048 -o tiny.data -- "$W/parallel" -t 1 \
-		>tiny.out 2>tiny.err &
-	rec=$!
-	stall "$rec" parallel
 	rc=0
-	wait "$rec" || rc=$?
+	"$P" record "${LOSSY_OPTS[@]}" --call-graph dwarf,2048 -o tiny.data -- "${STALLED[@]}" \
+		>tiny.out 2>tiny.err || rc=$?
 	output=$(cat tiny.out tiny.err)
 	echo "$output"
 	[ "$rc" = 0 ]
