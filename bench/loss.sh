@@ -10,6 +10,11 @@
 #                --call-graph dwarf,4096, --switch-events, -m 8 (32 KiB rings)
 #   dwarf-large  the same with -m 256 (1 MiB rings)
 #   tpflood      raw_syscalls:sys_enter + sched:sched_switch flood (sysflood), -m 64
+#   seed         the seed's own flag set (issue 22): parallel, -B -T -R -g
+#                --call-graph dwarf,1024 --user-regs=IP,SP,BP --switch-events
+#                -e cpu-clock -c 100000, default rings
+#   flood-seed   issue 22's flood: sysflood -j 4, -B -T -R -e
+#                sched:sched_switch,raw_syscalls:sys_enter --switch-events -m 64
 # Recorders (-w): perfcap (its default) perfcap-sync perfcap-aio perfcap-aioN
 #                 perfcap-uring perf perf-aio perf-aioN perf-threads (N: --aio=N);
 #                 more tokens add options: -threads (--threads), -rtN (-r N),
@@ -84,12 +89,15 @@ scen_opts() {
 	dwarf-small) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 8" ;;
 	dwarf-large) echo "-e cpu-clock -F 10000 --call-graph dwarf,4096 --switch-events -m 256" ;;
 	tpflood) echo "-e raw_syscalls:sys_enter,sched:sched_switch -m 64" ;;
+	seed) echo "-B -T -R -g --call-graph dwarf,1024 --user-regs=IP,SP,BP --switch-events -e cpu-clock -c 100000" ;;
+	flood-seed) echo "-B -T -R -e sched:sched_switch,raw_syscalls:sys_enter --switch-events -m 64" ;;
 	*) echo "bench/loss.sh: unknown scenario '$1'" >&2 ;;
 	esac
 }
 scen_workload() {
 	case $1 in
 	tpflood) echo "$W/sysflood -t $DUR" ;;
+	flood-seed) echo "$W/sysflood -j 4 -t $DUR" ;;
 	*) echo "$W/parallel -t $DUR" ;;
 	esac
 }

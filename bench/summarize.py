@@ -13,7 +13,8 @@ made of LOST records, one per stretch in which a ring was full. The events
 ratio (samples + lost) says how much faster the workload filled the
 rings under perfcap: a recorder that takes less CPU from the workload
 gets more events to keep, and its loss fraction is not adjusted for
-that."""
+that. CPU s/GB is the recorder's CPU seconds per GB written, row by row;
+"reps it lost no more" counts the reps with perfcap's loss <= perf's."""
 import csv
 import math
 import statistics
@@ -56,9 +57,16 @@ def fmt(vals, pct=False, digits=2):
     return f"{m:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
 
 
+def per_gb(rs):
+    """Per row, the recorder's CPU seconds per GB it wrote."""
+    return [c / (b / 1e9) if c is not None and b else None
+            for c, b in zip(col(rs, "cpu_s"), col(rs, "bytes"))]
+
+
 print("| scenario | recorder | runs (failed) | samples | loss | lost time / elapsed | "
-      "LOST records | recorder CPU s | vol. cs | invol. cs | slowdown | MB written |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "LOST records | recorder CPU s | vol. cs | invol. cs | slowdown | MB written | "
+      "CPU s/GB |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (s, rec), all_rs in sorted(groups.items()):
     rs = ok(all_rs)
     nfail = len(all_rs) - len(rs)
@@ -69,7 +77,8 @@ for (s, rec), all_rs in sorted(groups.items()):
           f"{fmt(col(rs, 'lost_time_fraction'), pct=True)} | "
           f"{fmt(col(rs, 'lost_records'), digits=0)} | {fmt(col(rs, 'cpu_s'))} | "
           f"{fmt(col(rs, 'vcs'), digits=0)} | {fmt(col(rs, 'ivcs'), digits=0)} | "
-          f"{fmt(slow, digits=3)} | {fmt([b / 1e6 for b in col(rs, 'bytes')], digits=1)} |")
+          f"{fmt(slow, digits=3)} | {fmt([b / 1e6 for b in col(rs, 'bytes')], digits=1)} | "
+          f"{fmt(per_gb(rs))} |")
 
 
 def counterpart(rec):
@@ -117,6 +126,10 @@ def fewer(pairs):
     return f"{sum(1 for a, b in pairs if a < b)} of {len(pairs)}" if pairs else "n/a"
 
 
+def no_more(pairs):
+    return f"{sum(1 for a, b in pairs if a <= b)} of {len(pairs)}" if pairs else "n/a"
+
+
 pairs_rows = []
 for (s, rec), all_rs in sorted(groups.items()):
     other = counterpart(rec)
@@ -130,11 +143,12 @@ for (s, rec), all_rs in sorted(groups.items()):
                       f"{ratio(col(rs, 'loss_fraction'), col(ps, 'loss_fraction'))} | "
                       f"{ratio(col(rs, 'cpu_s'), col(ps, 'cpu_s'))} | "
                       f"{ratio(summed(rs, 'vcs', 'ivcs'), summed(ps, 'vcs', 'ivcs'))} | "
-                      f"{ratio(summed(rs, 'samples', 'lost'), summed(ps, 'samples', 'lost'))} |")
+                      f"{ratio(summed(rs, 'samples', 'lost'), summed(ps, 'samples', 'lost'))} | "
+                      f"{no_more(both)} | {ratio(per_gb(rs), per_gb(ps))} |")
 if pairs_rows:
     print()
     print("| scenario | recorder | against | reps it lost less | sign test p | "
           "reps with fewer LOST records | sign test p | loss ratio | "
-          "CPU ratio | switches ratio | events ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "CPU ratio | switches ratio | events ratio | reps it lost no more | CPU s/GB ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(pairs_rows))
