@@ -31,4 +31,5 @@ const struct writer_ops writer_sync_ops = {
 	.init = sync_init,
 	.submit = sync_submit,
 	.reap = sync_reap,
+	.synchronous = true,
 };

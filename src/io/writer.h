@@ -64,6 +64,11 @@ struct writer_ops {
 	int (*reap)(struct writer *w, bool wait);
 	/* Optional. Release what init() took; no request is in flight. */
 	void (*exit)(struct writer *w);
+	/*
+	 * Every request completes before submit() returns (the sync backend):
+	 * the submitter waits for the disk, and nothing it submitted is held.
+	 */
+	bool synchronous;
 };
 
 struct writer {

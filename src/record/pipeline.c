@@ -132,13 +132,14 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->bytes_out += s->stats.bytes_out;
 		sum->chunks += s->stats.chunks;
 		sum->frames += s->stats.frames;
-		sum->samples += s->stats.samples;
 		sum->dropped += s->stats.dropped;
 		sum->carried += s->stats.carried;
 		sum->cut += s->stats.cut;
 		sum->trim_in += s->stats.trim_in;
 		sum->trim_out += s->stats.trim_out;
 		sum->bytes_kept += s->stats.bytes_kept;
+		sum->direct += s->stats.direct;
+		sum->direct_pauses += s->stats.direct_pauses;
 	}
 }
 

@@ -19,7 +19,9 @@
  *
  * Every reader's path starts in record/stage-triage.c (unless
  * --user-buffer-size=0), which copies the chunk into its own memory and
- * gives it back at once; its thread goes on to the next stage.
+ * gives it back at once; its thread goes on to the next stage. While the
+ * output keeps up (a synchronous writer on a file, nothing queued) the
+ * reader goes on itself instead, with the chunk trimmed in place.
  *
  * With -z the reader's path ends in record/stage-compress.c, which queues
  * the chunk for its thread; that thread's path is stage-compress.c ->
@@ -96,6 +98,13 @@ struct stage_ops {
 	int (*drain)(struct stage *s);
 	/* Optional. Write into fd from now on (a --switch-output's new file). 0 or -errno. */
 	int (*retarget)(struct stage *s, int fd);
+	/*
+	 * Optional. True when submit writes a chunk and gives it back before
+	 * it returns, and holds nothing (a synchronous writer on a file, not
+	 * a pipe): the stage in front may then hand a reader's chunk straight
+	 * on while the output keeps up, instead of copying it (stage-triage.c).
+	 */
+	bool (*direct)(const struct stage *s);
 	/* Required. Complete what it still holds, release what it took. */
 	void (*destroy)(struct stage *s);
 };
@@ -107,12 +116,13 @@ struct stage_stats {
 	uint64_t bytes_in, bytes_out;	/* -z: records in, COMPRESSED records out */
 	uint64_t chunks, frames;	/* -z: chunks compressed, zstd frames they went into */
 	/* The triage stage's. */
-	uint64_t samples;		/* samples it saw */
-	uint64_t dropped;		/* ... dropped (said in LOST_SAMPLES records) */
+	uint64_t dropped;		/* samples dropped (said in LOST_SAMPLES records) */
 	uint64_t carried;		/* ... whose period a kept sample carries */
 	uint64_t cut;			/* stacks cut below dyn_size, to TRIAGE_CUT_STACK */
-	uint64_t trim_in, trim_out;	/* bytes of the samples with a user stack, before and after */
+	uint64_t trim_in, trim_out;	/* bytes of the records, before and after trimming */
 	uint64_t bytes_kept;		/* bytes it handed on */
+	uint64_t direct;		/* chunks the reader handed straight on, not copied */
+	uint64_t direct_pauses;		/* ... stopped for a slow write (TRIAGE_SLOW_WRITE_NS) */
 };
 
 struct stage {
@@ -184,6 +194,12 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
 #define TRIAGE_THIN_FILL 0.5
 #define TRIAGE_HARD_DIV 8
 #define TRIAGE_STAGE_INFLIGHT 4
+/*
+ * A write straight from the reader longer than this says the output is
+ * behind; for TRIAGE_DIRECT_PAUSE_S seconds every chunk is then copied.
+ */
+#define TRIAGE_SLOW_MS 2
+#define TRIAGE_DIRECT_PAUSE_S 1
 /* --user-buffer-size's default, over all readers: see perfcap-record(1). */
 #define TRIAGE_DEFAULT_BUDGET (256ULL << 20)
 /* A reader's share is never below this many chunks of its rings. */

@@ -98,6 +98,13 @@ static int os_queued(const struct stage *s)
 	return container_of(s, struct output_stage, stage)->writer->inflight;
 }
 
+static bool os_direct(const struct stage *s)
+{
+	const struct output_stage *os = container_of(s, struct output_stage, stage);
+
+	return os->writer->ops->synchronous && !os->out->pipe;
+}
+
 static int os_drain(struct stage *s)
 {
 	struct output_stage *os = to_os(s);
@@ -138,6 +145,7 @@ static const struct stage_ops output_stage_ops = {
 	.queued = os_queued,
 	.drain = os_drain,
 	.retarget = os_retarget,
+	.direct = os_direct,
 	.destroy = os_destroy,
 };
 

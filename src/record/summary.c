@@ -116,11 +116,15 @@ void record__print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: the output fell behind: %llu of %llu samples "
 			"dropped (LOST_SAMPLES records), %llu kept samples weighted for them, "
 			"%llu stacks cut to %d bytes ]\n", (unsigned long long)st.dropped,
-			(unsigned long long)st.samples, (unsigned long long)st.carried,
+			(unsigned long long)s->samples, (unsigned long long)st.carried,
 			(unsigned long long)st.cut, TRIAGE_CUT_STACK);
-	if (verbose > 0 && st.trim_in)
-		fprintf(stderr, "[ perfcap record: samples with a user stack: %.3f MB, trimmed "
-			"to %.3f MB ]\n", st.trim_in / 1048576.0, st.trim_out / 1048576.0);
+	if (verbose > 0 && st.trim_in != st.trim_out)
+		fprintf(stderr, "[ perfcap record: records of %.3f MB, %.3f MB with the user "
+			"stacks trimmed ]\n", st.trim_in / 1048576.0, st.trim_out / 1048576.0);
+	if (verbose > 0 && rt->budget)
+		fprintf(stderr, "[ perfcap record: %llu chunks written by their reader, the rest "
+			"copied for the triage threads; %llu slow writes sent chunks there ]\n",
+			(unsigned long long)st.direct, (unsigned long long)st.direct_pauses);
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
