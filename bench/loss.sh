@@ -19,7 +19,8 @@
 #                 perfcap-uring perf perf-aio perf-aioN perf-threads (N: --aio=N);
 #                 more tokens add options: -threads (--threads), -rtN (-r N),
 #                 -status (--status=0.5), -z (-z: zstd level 1), -zN
-#                 (--compression-level=N), e.g. perfcap-threads-aio4, perf-rt1,
+#                 (--compression-level=N), ubSIZE (--user-buffer-size=SIZE;
+#                 perfcap only, ub0: no triage stage), e.g. perfcap-threads-aio4, perf-rt1,
 #                 perfcap-z against perf-z, perfcap-aio4-z3 against perf-aio4-z3
 #                 perfB perfB-aio perfB-aioN perfB-threads: the same with -B
 #                 (no build ids: without the pass over the file that perf
@@ -119,6 +120,7 @@ rec_opts() { # TOKENS...
 		status) o="$o --status=0.5" ;;
 		z) o="$o -z" ;;
 		z[0-9]*) o="$o --compression-level=${t#z}" ;;
+		ub[0-9]*) o="$o --user-buffer-size=${t#ub}" ;;
 		*) return 1 ;;
 		esac
 	done
