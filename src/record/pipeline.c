@@ -140,7 +140,6 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->bytes_kept += s->stats.bytes_kept;
 		sum->direct += s->stats.direct;
 		sum->direct_pauses += s->stats.direct_pauses;
-		sum->direct_blocks += s->stats.direct_blocks;
 	}
 }
 

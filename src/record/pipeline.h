@@ -105,12 +105,6 @@ struct stage_ops {
 	 * on while the output keeps up, instead of copying it (stage-triage.c).
 	 */
 	bool (*direct)(const struct stage *s);
-	/*
-	 * Optional. True when submit would take one more chunk now without
-	 * waiting (a writer that holds its requests, with room for one more):
-	 * the stage in front may then submit from the reader's thread.
-	 */
-	bool (*room)(const struct stage *s);
 	/* Required. Complete what it still holds, release what it took. */
 	void (*destroy)(struct stage *s);
 };
@@ -129,7 +123,6 @@ struct stage_stats {
 	uint64_t bytes_kept;		/* bytes it handed on */
 	uint64_t direct;		/* chunks the reader handed straight on, not copied */
 	uint64_t direct_pauses;		/* ... stopped for a slow write (TRIAGE_SLOW_WRITE_NS) */
-	uint64_t direct_blocks;		/* copies the reader submitted itself (stage_ops.room) */
 };
 
 struct stage {

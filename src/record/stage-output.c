@@ -105,14 +105,6 @@ static bool os_direct(const struct stage *s)
 	return os->writer->ops->synchronous && !os->out->pipe;
 }
 
-static bool os_room(const struct stage *s)
-{
-	const struct output_stage *os = container_of(s, struct output_stage, stage);
-
-	return !os->writer->ops->synchronous && !os->out->pipe &&
-	       os->writer->inflight < os->writer->max_inflight;
-}
-
 static int os_drain(struct stage *s)
 {
 	struct output_stage *os = to_os(s);
@@ -154,7 +146,6 @@ static const struct stage_ops output_stage_ops = {
 	.drain = os_drain,
 	.retarget = os_retarget,
 	.direct = os_direct,
-	.room = os_room,
 	.destroy = os_destroy,
 };
 

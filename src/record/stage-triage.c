@@ -54,14 +54,8 @@
  * only the thread waits for the disk. A pipe, a writer that holds its
  * requests (aio, io_uring) and -z are always copied.
  *
- * With a writer that holds its requests (aio, io_uring), the copy is
- * still made, but while the writer has room the reader submits the block
- * itself: the thread is not woken for it (one handoff less a chunk).
- *
- * Locks: lock protects the queue, held, handing, stop and the done
- * counters; it is never held while copying or handing on. next_lock is
- * held by whoever calls into the next stage (see reader_takes_next); the
- * reader only ever tries for it. Order: next_lock, then lock. The reader
+ * Locks: lock protects the queue, held, busy, stop and the done
+ * counters; it is never held while copying or handing on. The reader
  * waits on room, the thread on wake.
  */
 #include <errno.h>
@@ -98,7 +92,6 @@ struct triage_block {
 	struct triage_block *next;	/* in the queue */
 	struct pass_end end;		/* with end.clean: a pass end behind the block */
 	bool has_end;
-	bool by_thread;			/* handed on by the thread, not the reader */
 	size_t cap, len;
 	char data[];
 };
@@ -126,7 +119,7 @@ struct triage_stage {
 	int q_len;
 	size_t held;		/* bytes of blocks taken and not yet written */
 	uint64_t written;	/* bytes of blocks written, ever */
-	bool handing;		/* the thread has popped a block and not yet handed it on */
+	bool busy;		/* the thread has a block, or writes in flight */
 	bool stop;
 
 	/* The reader's. */
@@ -137,13 +130,9 @@ struct triage_stage {
 	uint64_t in_total;		/* bytes of records copied, after the stack cuts */
 	uint64_t direct_after;		/* no chunk straight on before this time */
 
-	/* Whoever calls into the next stage: the thread, or the reader (see above). */
-	pthread_mutex_t next_lock;
-	int inflight;			/* blocks with the next stage (next_lock) */
-	int thread_inflight;		/* ... that the thread handed on */
-	int max_inflight;		/* ... at most */
-
 	/* The thread's. */
+	int inflight;			/* blocks with the next stage */
+	int max_inflight;		/* ... at most */
 	pthread_t tid;
 	bool started;
 };
@@ -327,34 +316,21 @@ static void queue_block(struct triage_stage *s, struct triage_block *b)
 }
 
 /*
- * The next stage has one user at a time: whoever calls into it (submit,
- * reap) holds next_lock. The reader only ever tries for it: when the
- * thread has it (blocked in a write, say), the reader copies and queues.
- * The reader may go on itself only with nothing queued and no block
- * popped but not yet handed on, so that the blocks keep their order.
+ * May the reader hand its chunk straight on (see the top)? Only while the
+ * thread has nothing, so that the chunks keep their order and the next
+ * stage has one user at a time.
  */
-static bool reader_takes_next(struct triage_stage *s)
-{
-	bool idle;
-
-	pthread_mutex_lock(&s->lock);
-	idle = !s->q_head && !s->handing;
-	pthread_mutex_unlock(&s->lock);
-	return idle && !pthread_mutex_trylock(&s->next_lock);
-}
-
-/* May the reader hand its own chunk straight on, uncopied (see the top)? */
 static bool may_go_direct(struct triage_stage *s, uint64_t now)
 {
 	struct stage *next = s->stage.next;
-	bool nothing_held;
+	bool idle;
 
 	if (now < s->direct_after || !next->ops->direct || !next->ops->direct(next))
 		return false;
 	pthread_mutex_lock(&s->lock);
-	nothing_held = !s->held;
+	idle = !s->q_head && !s->busy && !s->held;
 	pthread_mutex_unlock(&s->lock);
-	return nothing_held && reader_takes_next(s);
+	return idle;
 }
 
 /* Does an event sample user stacks (else a chunk needs no walk to be trimmed)? */
@@ -366,10 +342,7 @@ static bool has_stacks(const struct sample_layouts *ls)
 	return false;
 }
 
-/*
- * c, its stacks trimmed in place, straight to the next stage (see the
- * top); the caller holds next_lock, and it is let go here.
- */
+/* c, its stacks trimmed in place, straight to the next stage (see the top). */
 static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass_end *end)
 {
 	struct stage_stats *st = &s->stage.stats;
@@ -389,7 +362,6 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	t0 = mono_ns();
 	err = stage__submit(s->stage.next, &c, 1, end);
 	took = mono_ns() - t0;
-	pthread_mutex_unlock(&s->next_lock);
 	if (took > TRIAGE_SLOW_WRITE_NS) {
 		s->direct_after = t0 + took + TRIAGE_DIRECT_PAUSE_NS;
 		st->direct_pauses++;
@@ -397,62 +369,10 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	return err;
 }
 
-static void block_written(struct write_req *req, int err);
-
-/*
- * Submit block b (and the pass end behind it, with has_end) to the next
- * stage; the caller holds next_lock and has room (inflight < max_inflight).
- */
-static int submit_block(struct triage_stage *s, struct triage_block *b, struct pass_end *end)
-{
-	struct stage *next = s->stage.next;
-	struct chunk *c = &b->chunk;
-
-	if (!b->len) {
-		/* Only a pass end: nothing to write. */
-		free(b);
-		return end ? stage__submit(next, NULL, 0, end) : 0;
-	}
-	c->req.buf = b->data;
-	c->req.len = b->len;
-	c->req.owner = b;
-	c->req.on_complete = block_written;
-	c->cap = b->cap;
-	s->inflight++;
-	s->thread_inflight += b->by_thread;
-	/* A block not taken comes back through block_written: its bytes are lost with the error. */
-	return stage__submit(next, &c, 1, end);
-}
-
-/*
- * A copied block from the reader's own thread, when the next stage takes
- * it without waiting (an asynchronous writer with room): no handoff to
- * the thread, which stays asleep. False: queue it.
- */
-static bool reader_submits(struct triage_stage *s, struct triage_block *b, struct pass_end *end,
-			   int *err)
-{
-	struct stage *next = s->stage.next;
-
-	if (!next->ops->room || !reader_takes_next(s))
-		return false;
-	if (s->inflight >= s->max_inflight || !next->ops->room(next)) {
-		pthread_mutex_unlock(&s->next_lock);
-		return false;
-	}
-	pthread_mutex_lock(&s->lock);
-	s->held += b->len;
-	pthread_mutex_unlock(&s->lock);
-	s->stage.stats.direct_blocks++;
-	*err = submit_block(s, b, end);
-	pthread_mutex_unlock(&s->next_lock);
-	return true;
-}
-
 static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end *end)
 {
 	struct triage_stage *s = to_ts(st);
-	bool clean = end && end->clean, queued = false;
+	bool clean = end && end->clean;
 	uint64_t now = mono_ns();
 	int err = s->out->err;
 
@@ -465,13 +385,8 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 			return err;
 		now = mono_ns();
 	}
-	/* A pass end alone writes nothing: the output stage takes it from the reader too. */
-	if (!err && !n && clean && (s->stage.next->ops->direct || s->stage.next->ops->room) &&
-	    reader_takes_next(s)) {
-		err = stage__submit(s->stage.next, NULL, 0, end);
-		pthread_mutex_unlock(&s->next_lock);
-		return err;
-	}
+	if (!err && !n && clean && may_go_direct(s, now))
+		return stage__submit(s->stage.next, NULL, 0, end);
 
 	for (int i = 0; i < n; i++) {
 		struct triage_block *b = NULL;
@@ -479,7 +394,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		size_t held, need = c[i]->req.len + sizeof(struct perf_event_header);
 		uint64_t written;
 		double keep;
-		int serr = 0;
 
 		pthread_mutex_lock(&s->lock);
 		held = s->held;
@@ -496,7 +410,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 			b->cap = need;
 			b->len = 0;
 			b->has_end = false;
-			b->by_thread = false;
 			copy_records(s, c[i], b, held * TRIAGE_CUT_DIV >= s->budget ? TRIAGE_CUT_STACK
 									      : STACK_TRIM_ALL, keep);
 			put_lost(s, b, c[i]->req.len);
@@ -506,14 +419,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		c[i]->req.on_complete(&c[i]->req, err);
 		if (!b)
 			continue;
-		if (!queued && reader_submits(s, b, i == n - 1 && clean ? end : NULL, &serr)) {
-			if (serr && !err)
-				err = serr;
-			if (i == n - 1)
-				clean = false;	/* its end went with it */
-			continue;
-		}
-		queued = true;
 		pthread_mutex_lock(&s->lock);
 		/* Past the hard limit only the records other than samples came: wait for room. */
 		while (!s->out->err && s->held > s->budget + s->budget / TRIAGE_HARD_DIV && s->q_len)
@@ -525,7 +430,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 	if (clean) {
 		struct triage_block *tail;
 
-		queued = true;
 		pthread_mutex_lock(&s->lock);
 		/* Behind the last block still queued; a pass with none queued gets an empty one. */
 		tail = s->q_len ? container_of(s->q_tail, struct triage_block, next) : NULL;
@@ -533,7 +437,6 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 			tail->s = s;
 			tail->cap = tail->len = 0;
 			tail->has_end = false;
-			tail->by_thread = false;
 			queue_block(s, tail);
 		}
 		if (tail) {
@@ -547,7 +450,7 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		pthread_mutex_unlock(&s->lock);
 	}
 	/* One wakeup for the pass's chunks and its end, not one a chunk. */
-	if (queued) {
+	if (n || clean) {
 		pthread_mutex_lock(&s->lock);
 		pthread_cond_signal(&s->wake);
 		pthread_mutex_unlock(&s->lock);
@@ -557,19 +460,8 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 
 static int ts_reap(struct stage *st, bool wait)
 {
-	struct triage_stage *s = to_ts(st);
-
-	/*
-	 * The reader's chunks came back in submit; the blocks it submitted
-	 * itself come back here, unless the thread is in the next stage now
-	 * (it reaps them then).
-	 */
-	if (s->stage.next->ops->room && !pthread_mutex_trylock(&s->next_lock)) {
-		if (s->inflight)
-			stage__reap(s->stage.next, false);
-		pthread_mutex_unlock(&s->next_lock);
-	}
-	return s->out->err;
+	/* Chunks come back in submit: nothing is ever pending here. */
+	return to_ts(st)->out->err;
 }
 
 static int ts_queued(const struct stage *st)
@@ -597,26 +489,36 @@ static void block_written(struct write_req *req, int err)
 	pthread_cond_broadcast(&s->room);
 	pthread_mutex_unlock(&s->lock);
 	s->inflight--;
-	s->thread_inflight -= b->by_thread;
 	free(b);
 }
 
-/* The thread's: hand b (and the pass end behind it) to the next stage. */
+/* Hand b (and the pass end behind it) to the next stage. */
 static void hand_on(struct triage_stage *s, struct triage_block *b)
 {
 	struct stage *next = s->stage.next;
+	struct chunk *c = &b->chunk;
 	struct pass_end end = b->end;
 	bool has_end = b->has_end;
 	int err;
 
-	pthread_mutex_lock(&s->next_lock);
 	while (s->inflight >= s->max_inflight)
 		stage__reap(next, true);
-	b->by_thread = true;
-	err = submit_block(s, b, has_end ? &end : NULL);
+	if (!b->len) {
+		/* Only a pass end: nothing to write. */
+		free(b);
+		err = has_end ? stage__submit(next, NULL, 0, &end) : 0;
+		output__set_err(s->out, err);
+		return;
+	}
+	c->req.buf = b->data;
+	c->req.len = b->len;
+	c->req.owner = b;
+	c->req.on_complete = block_written;
+	c->cap = b->cap;
+	s->inflight++;
+	err = stage__submit(next, &c, 1, has_end ? &end : NULL);
+	/* A block not taken came back through block_written: its bytes are lost with the error. */
 	output__set_err(s->out, err);
-	stage__reap(next, false);
-	pthread_mutex_unlock(&s->next_lock);
 }
 
 static void *stage_main(void *arg)
@@ -645,48 +547,39 @@ static void *stage_main(void *arg)
 		struct triage_block *b = s->q_head;
 
 		if (!b) {
-			bool pending;
-
 			if (s->stop)
 				break;
-			/*
-			 * Writes it started to reap (the durable prefix moves
-			 * when they are); the reader reaps its own.
-			 */
-			pthread_mutex_unlock(&s->lock);
-			pthread_mutex_lock(&s->next_lock);
-			if (s->thread_inflight)
-				stage__reap(next, false);
-			pending = s->thread_inflight;
-			pthread_mutex_unlock(&s->next_lock);
-			pthread_mutex_lock(&s->lock);
-			if (s->q_head || s->stop)
-				continue;
-			if (pending) {
+			if (s->inflight) {
+				/* Writes to reap (the durable prefix moves when they are). */
 				struct timespec ts;
 
+				pthread_mutex_unlock(&s->lock);
+				stage__reap(next, false);
+				pthread_mutex_lock(&s->lock);
+				if (s->q_head || s->stop || !s->inflight)
+					continue;
 				deadline_in(&ts, 5 * 1000000ULL);
 				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 			} else {
+				/* Idle: the reader may write itself (may_go_direct). */
+				s->busy = false;
 				pthread_cond_wait(&s->wake, &s->lock);
 			}
 			continue;
 		}
-		s->handing = true;
+		s->busy = true;
 		s->q_head = b->next;
 		if (!s->q_head)
 			s->q_tail = &s->q_head;
 		s->q_len--;
 		pthread_mutex_unlock(&s->lock);
 		hand_on(s, b);
+		stage__reap(next, false);
 		pthread_mutex_lock(&s->lock);
-		s->handing = false;
 	}
 	pthread_mutex_unlock(&s->lock);
-	pthread_mutex_lock(&s->next_lock);
 	while (s->inflight)
 		stage__reap(next, true);
-	pthread_mutex_unlock(&s->next_lock);
 	return NULL;
 }
 
@@ -715,10 +608,8 @@ static void stop_thread(struct triage_stage *s)
 			hand_on(s, b);
 		}
 		s->q_tail = &s->q_head;
-		pthread_mutex_lock(&s->next_lock);
 		while (s->inflight)
 			stage__reap(s->stage.next, true);
-		pthread_mutex_unlock(&s->next_lock);
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
@@ -745,7 +636,6 @@ static void ts_destroy(struct stage *st)
 	free(s->ids);
 	pthread_cond_destroy(&s->room);
 	pthread_cond_destroy(&s->wake);
-	pthread_mutex_destroy(&s->next_lock);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -775,7 +665,6 @@ struct stage *triage_stage__new(struct stage *next, struct output *out,
 	s->thread = thread;
 	s->base = 1.0;
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_mutex_init(&s->next_lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
 	pthread_cond_init(&s->room, NULL);
 	s->q_tail = &s->q_head;

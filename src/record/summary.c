@@ -122,10 +122,9 @@ void record__print_summary(struct record *rec, int err)
 		fprintf(stderr, "[ perfcap record: records of %.3f MB, %.3f MB with the user "
 			"stacks trimmed ]\n", st.trim_in / 1048576.0, st.trim_out / 1048576.0);
 	if (verbose > 0 && rt->budget)
-		fprintf(stderr, "[ perfcap record: %llu chunks written by their reader, %llu copies "
-			"submitted by it, the rest by the triage threads; %llu slow writes sent "
-			"chunks there ]\n", (unsigned long long)st.direct,
-			(unsigned long long)st.direct_blocks, (unsigned long long)st.direct_pauses);
+		fprintf(stderr, "[ perfcap record: %llu chunks written by their reader, the rest "
+			"copied for the triage threads; %llu slow writes sent chunks there ]\n",
+			(unsigned long long)st.direct, (unsigned long long)st.direct_pauses);
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);

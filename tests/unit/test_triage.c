@@ -7,9 +7,7 @@
  * other than samples never; the samples kept carry the periods of the
  * dropped, so the sum of periods stays right. In front of a stage that
  * writes in its submit (stage_ops.direct), the reader's chunks go
- * straight on, trimmed in place, until a write is slow; in front of one
- * that holds its requests (stage_ops.room), the reader submits the
- * copies itself while there is room, and the thread the rest.
+ * straight on, trimmed in place, until a write is slow.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,13 +44,9 @@ struct holder {
 	/* A stage that writes in its submit (direct), its submit number slow_at slow. */
 	bool direct;
 	int submits, slow_at;
-	/* A stage that holds its requests, room for room_max (0: no room op). */
-	int room_max;
 	pthread_t reader;		/* the thread that submits to the triage stage */
 	const void *reader_buf;		/* the reader's chunk buffer */
-	int straight;			/* the reader's own chunks, from the reader */
-	int reader_copies;		/* copies, from the reader */
-	int copied;			/* copies, from the stage's thread */
+	int straight, copied;		/* chunks the reader handed on itself; the thread's copies */
 };
 
 static void let_go_locked(struct holder *h)
@@ -72,16 +66,14 @@ static int h_submit(struct stage *s, struct chunk **c, int n, struct pass_end *e
 
 		strbuf__add(&h->got, c[i]->req.buf, c[i]->req.len);
 		h->held[h->nr_held++] = &c[i]->req;
-		/* The reader's own buffer only ever from the reader's thread. */
-		assert_true(mine || c[i]->req.buf != h->reader_buf);
-		if (mine && c[i]->req.buf == h->reader_buf)
-			h->straight++;
-		else if (mine)
-			h->reader_copies++;
-		else
-			h->copied++;
 		if (!h->direct)
 			continue;
+		/* The reader's own buffer from the reader's thread, or a copy from the stage's. */
+		assert_true(mine == (c[i]->req.buf == h->reader_buf));
+		if (mine)
+			h->straight++;
+		else
+			h->copied++;
 		if (h->submits++ == h->slow_at) {
 			struct timespec ts = { 0, 3 * TRIAGE_SLOW_MS * 1000000L };
 
@@ -119,20 +111,9 @@ static bool h_direct(const struct stage *s)
 	return container_of(s, struct holder, stage)->direct;
 }
 
-static bool h_room(const struct stage *s)
-{
-	struct holder *h = container_of(s, struct holder, stage);
-	bool room;
-
-	pthread_mutex_lock(&h->lock);
-	room = h->room_max && h->nr_held < h->room_max;
-	pthread_mutex_unlock(&h->lock);
-	return room;
-}
-
 static const struct stage_ops holder_ops = {
 	.name = "holder", .submit = h_submit, .reap = h_reap, .queued = h_queued,
-	.direct = h_direct, .room = h_room, .destroy = h_destroy,
+	.direct = h_direct, .destroy = h_destroy,
 };
 
 static void release(struct holder *h)
@@ -386,32 +367,6 @@ static void test_a_slow_write_sends_the_chunks_to_the_thread(void **state)
 	teardown_stage(&h, &ls, t);
 }
 
-/*
- * A writer that holds its requests, behind: the reader submits copies
- * while it has room (2), the thread the rest once it has some again.
- */
-static void test_reader_submits_copies_while_the_writer_has_room(void **state)
-{
-	struct holder h;
-	struct output out;
-	struct sample_layouts ls;
-	struct stage *t;
-	struct tally n;
-
-	setup_stage(&h, &out, &ls, &t, 1 << 20, true);
-	h.room_max = 2;
-	run(&h, t, 6, 10, true);
-	count(&h.got, &n);
-	assert_int_equal(h.straight, 0);
-	assert_int_equal(h.reader_copies, 2);
-	assert_int_equal(h.copied, 4);
-	assert_int_equal(t->stats.direct_blocks, 2);
-	assert_int_equal(n.samples, 60);
-	assert_int_equal(n.comms, 60);
-	assert_int_equal(n.stack_bytes, 60 * 64);
-	teardown_stage(&h, &ls, t);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,7 +374,6 @@ int main(void)
 		cmocka_unit_test(test_behind_drops_samples_only_and_says_so),
 		cmocka_unit_test(test_writing_output_keeping_up_gets_the_readers_chunks),
 		cmocka_unit_test(test_a_slow_write_sends_the_chunks_to_the_thread),
-		cmocka_unit_test(test_reader_submits_copies_while_the_writer_has_room),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
