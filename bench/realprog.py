@@ -55,7 +55,7 @@ for rec in sorted(by):
 
 
 def counterpart(rec):
-    for p in ("perfcap", "alt"):
+    for p in ("perfcap", "alt", "perf2"):
         if rec == p or rec.startswith(p + "-"):
             return "perf" + rec[len(p):]
     return None

@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# A real program under each recorder (issue 22, item 2): `xz -T2 -6` over
-# 24 MB, recorded system-wide with DWARF stacks, REPS reps (default 20), the recorders
-# interleaved (order rotated each rep). The question is the workload's
-# wall time, rep by rep, against perf's with the same writer: once, under
-# perfcap --aio, xz took 8.2 s instead of 3.7 s.
+# A real program under each recorder (issue 22, item 2): `xz -T2 -6
+# --block-size=4MiB` over 24 MB of text, recorded system-wide with DWARF
+# stacks, REPS reps (default 20), the recorders interleaved (order
+# rotated each rep). The question is the workload's wall time, rep by
+# rep, against perf's with the same writer: once, under perfcap --aio,
+# xz took 8.2 s instead of 3.7 s.
 #
-#   sudo bench/realprog.sh [-r REPS] [-w RECORDERS] [-x OPTS] [-o DIR] [-n NAME]
+#   sudo bench/realprog.sh [-r REPS] [-i MB] [-w RECORDERS] [-x OPTS] [-o DIR] [-n NAME]
 #
 # Recorders (-w, comma separated): perfcap, perf, and either with -aio,
-# -aioN (--aio[=N]), e.g. perfcap-aio; alt, alt-aio: the ALT binary.
-# Default perfcap-aio,perf-aio,perfcap,perf. OPTS (-x) replaces the
-# events: default -e cpu-clock -F 5000 --call-graph dwarf,8192. Every
-# recorder runs with -a -N -B (no build-id pass: perf's would come after
-# the workload and is not what is measured).
+# -aioN (--aio[=N]), e.g. perfcap-aio; alt, alt-aio: the ALT binary;
+# perf2, perf2-aio: perf again under another name, measured against
+# perf's (an A/A check of the table). Default perfcap-aio,perf-aio,
+# perfcap,perf. OPTS (-x) replaces the events: default -e cpu-clock
+# -F 5000 --call-graph dwarf,8192. Every recorder runs with -a -N -B (no
+# build-id pass: perf's would come after the workload and is not what
+# is measured).
 #
-# The input: the first 24 MB of /usr/bin's files, in name order (made
-# once in DIR). Each run: the recorder's command is xz under GNU time
-# (its wall, user and system time, voluntary switches); the recorder's
-# own CPU time and switches are GNU time's around it less xz's. Samples and loss:
+# The input: the first MB megabytes (-i, default 24) of /usr/share's
+# .html, .txt, .py and .h files, in name order (made once in DIR). xz's
+# own block for -6 is 24 MiB, as large as the input, so without
+# --block-size it ran one thread.
+# Each run: the recorder's command is xz under GNU time (its wall, user
+# and system time, voluntary switches); the recorder's own CPU time and
+# switches are GNU time's around it less xz's. Samples and loss:
 # `perfcap loss --json`. Raw rows go to DIR/raw.csv; the table
 # (python3 bench/realprog.py DIR/raw.csv) gives medians and, rep by rep,
 # each perfcap recorder's xz wall time over perf's with the same writer.
@@ -25,12 +31,12 @@
 # Environment: PERF, PERFCAP, ALT, TIME (GNU time), XZ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPS=20 OUTDIR=bench/out/realprog-$(date +%Y%m%d-%H%M%S) NAME=
+REPS=20 MB=24 OUTDIR=bench/out/realprog-$(date +%Y%m%d-%H%M%S) NAME=
 RECS=perfcap-aio,perf-aio,perfcap,perf
 EVOPTS="-e cpu-clock -F 5000 --call-graph dwarf,8192"
-while getopts r:w:x:o:n: opt; do
+while getopts r:i:w:x:o:n: opt; do
 	case $opt in
-	r) REPS=$OPTARG ;; w) RECS=$OPTARG ;; x) EVOPTS=$OPTARG ;;
+	r) REPS=$OPTARG ;; i) MB=$OPTARG ;; w) RECS=$OPTARG ;; x) EVOPTS=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;; n) NAME=$OPTARG ;;
 	*) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
 	esac
@@ -56,14 +62,14 @@ rec_cmd() { # RECORDER
 	local bin o=
 	case $1 in
 	perfcap | perfcap-*) bin=$PERFCAP ;;
-	perf | perf-*) bin=$PERF ;;
+	perf | perf-* | perf2 | perf2-*) bin=$PERF ;;
 	alt | alt-*) bin=${ALT:?ALT=perfcap binary} ;;
 	*) echo "bench/realprog.sh: unknown recorder '$1'" >&2; return 1 ;;
 	esac
 	case $1 in
 	*-aio) o=--aio ;;
 	*-aio[0-9]*) o=--aio=${1##*-aio} ;;
-	perfcap | perf | alt) ;;
+	perfcap | perf | perf2 | alt) ;;
 	*) echo "bench/realprog.sh: unknown recorder '$1'" >&2; return 1 ;;
 	esac
 	echo "$bin record $o"
@@ -73,7 +79,8 @@ IFS=, read -r -a recorders <<<"$RECS"
 for r in "${recorders[@]}"; do rec_cmd "$r" >/dev/null || exit 2; done
 IN=$OUTDIR/input
 if [ ! -s "$IN" ]; then
-	find /usr/bin -maxdepth 1 -type f | sort | xargs cat 2>/dev/null | head -c 24000000 >"$IN" || true
+	find /usr/share -type f \( -name '*.html' -o -name '*.txt' -o -name '*.py' -o -name '*.h' \) |
+		sort | xargs cat 2>/dev/null | head -c "$((MB * 1000000))" >"$IN" || true
 fi
 RAW=$KEEPDIR/raw.csv
 echo "recorder,rep,wall_s,xz_user_s,xz_sys_s,xz_vcs,rec_cpu_s,rec_vcs,samples,lost,bytes,failed" >"$RAW"
@@ -88,7 +95,7 @@ for rep in $(seq 1 "$REPS"); do
 		# shellcheck disable=SC2046
 		"$TIME" -o "$OUTDIR/rec-time.txt" -f "%U %S %w" \
 			$(rec_cmd "$r") -q -a -N -B $EVOPTS -o "$out" -- \
-			"$TIME" -o "$OUTDIR/xz-time.txt" -f "%e %U %S %w" "$XZ" -T2 -6 -c "$IN" \
+			"$TIME" -o "$OUTDIR/xz-time.txt" -f "%e %U %S %w" "$XZ" -T2 -6 --block-size=4MiB -c "$IN" \
 			>/dev/null 2>"$OUTDIR/rec.err" || rc=$?
 		read -r wall xu xs xv <"$OUTDIR/xz-time.txt"
 		if [ "$rc" != 0 ] || ! json=$("$PERFCAP" loss --json "$out" 2>>"$OUTDIR/rec.err"); then

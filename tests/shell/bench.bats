@@ -4,7 +4,8 @@
 # kind of recorder gives a row with samples, CPU time and switches, and a
 # name it does not know stops it before anything runs; -n NAME keeps the
 # rows in a new experiment folder. bench/summarize.py sets each perfcap
-# recorder against perf's with the same writer. Every folder of
+# recorder against perf's with the same writer; bench/realprog.sh times a
+# real program under each recorder. Every folder of
 # bench/results/ has its page, is in the index, and its raw rows still read.
 
 load helpers
@@ -83,6 +84,20 @@ need_bench() {
 	[ ! -e "$BATS_TEST_TMPDIR/b/raw.csv" ]
 }
 
+@test "bench/realprog.sh: xz under perfcap and perf, a row each and their ratio; an unknown recorder exits 2" {
+	need_bench
+	command -v xz >/dev/null || skip "xz is not installed"
+	run "$ROOT/bench/realprog.sh" -w perfcap,nope -o "$BATS_TEST_TMPDIR/x"
+	[ "$status" = 2 ]
+	run -0 "$ROOT/bench/realprog.sh" -r 1 -i 2 -w perfcap,perf -o "$BATS_TEST_TMPDIR/rp"
+	echo "$output"
+	# Both ran, recorded, and lost nothing worth a failure row.
+	[ "$(grep -c '^perfcap,1,[0-9.]*,.*,$' "$BATS_TEST_TMPDIR/rp/raw.csv")" = 1 ]
+	[ "$(grep -c '^perf,1,[0-9.]*,.*,$' "$BATS_TEST_TMPDIR/rp/raw.csv")" = 1 ]
+	grep -Eq '^\| perfcap \| 1 \(0\) \| [0-9.]+ ' "$BATS_TEST_TMPDIR/rp/table.md"
+	grep -Eq '^\| perfcap \| perf \| 1 \| [0-9.]+ \| [0-9.]+ \| [01] of 1 \|$' "$BATS_TEST_TMPDIR/rp/table.md"
+}
+
 @test "bench/summarize.py: each perfcap recorder against perf's with the same writer, rep by rep" {
 	cat > raw.csv <<'CSV'
 scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed
@@ -130,6 +145,14 @@ CSV
 	[[ $output == *"| s | perfcap-aio | 7 (0) |"*"| 50 (5–50) |"* ]]
 }
 
+# reads_with CSV SCRIPT ROWS: bench/SCRIPT makes a table of CSV with rows
+# matching the regex ROWS, and the page of CSV's folder names it.
+reads_with() {
+	python3 "$ROOT/bench/$2" "$1" > table.md
+	grep -Eq "$3" table.md || { echo "$1: no table rows"; return 1; }
+	grep -qF "$(basename "$1")" "$(dirname "$1")/README.md" || { echo "$1: not named in its README.md"; return 1; }
+}
+
 @test "bench/results: one folder per experiment, each with its page and in the index; every raw CSV still reads" {
 	local res=$ROOT/bench/results d name n=0 c csvs
 	# Nothing but the index and the folders at the top.
@@ -143,12 +166,15 @@ CSV
 			{ echo "$name: not listed once in bench/results/README.md"; false; }
 		csvs=$(find "$d" -name '*.csv')
 		for c in $csvs; do
-			# bench/capped.sh's rows read with bench/capped.py.
+			# bench/capped.sh's rows read with bench/capped.py, bench/realprog.sh's
+			# with bench/realprog.py.
 			if head -n 1 "$c" | grep -q '^recorder,mode,rep,cap_bps,'; then
-				python3 "$ROOT/bench/capped.py" "$c" > table.md
-				grep -Eq '^\| [a-zA-Z0-9-]* \| (uncapped|capped) \| [0-9]' table.md ||
-					{ echo "$c: no table rows"; false; }
-				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
+				reads_with "$c" capped.py '^\| [a-zA-Z0-9-]* \| (uncapped|capped) \| [0-9]'
+				n=$((n + 1))
+				continue
+			fi
+			if head -n 1 "$c" | grep -q '^recorder,rep,wall_s,xz_user_s,'; then
+				reads_with "$c" realprog.py '^\| [a-z0-9-]* \| [0-9]+ \([0-9]+\) \| [0-9]'
 				n=$((n + 1))
 				continue
 			fi
