@@ -39,14 +39,9 @@ while getopts r:d:c:w:x:o:n: opt; do
 	*) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
 	esac
 done
-KEEPDIR=$OUTDIR
-if [ -n "$NAME" ]; then
-	[[ $NAME =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
-		{ echo "bench/capped.sh: -n '$NAME': use a-z, 0-9 and '-'" >&2; exit 2; }
-	KEEPDIR=${RESULTS:-bench/results}/$(date +%F)-$NAME
-	[ ! -e "$KEEPDIR" ] ||
-		{ echo "bench/capped.sh: $KEEPDIR exists: pick another -n NAME" >&2; exit 2; }
-fi
+# shellcheck source=bench/keepdir.sh
+. bench/keepdir.sh
+KEEPDIR=$(keep_dir "$NAME" "$OUTDIR") || exit 2
 PERFCAP=${PERFCAP:-$PWD/perfcap}
 PERF=${PERF:-perf}
 PV=${PV:-pv}

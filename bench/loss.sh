@@ -67,14 +67,9 @@ while getopts r:d:s:w:o:n: opt; do
 	esac
 done
 # Where raw.csv and table.md go: DIR, or with -n a new experiment folder.
-KEEPDIR=$OUTDIR
-if [ -n "$NAME" ]; then
-	[[ $NAME =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
-		{ echo "bench/loss.sh: -n '$NAME': use a-z, 0-9 and '-'" >&2; exit 2; }
-	KEEPDIR=${RESULTS:-bench/results}/$(date +%F)-$NAME
-	[ ! -e "$KEEPDIR" ] ||
-		{ echo "bench/loss.sh: $KEEPDIR exists: pick another -n NAME" >&2; exit 2; }
-fi
+# shellcheck source=bench/keepdir.sh
+. bench/keepdir.sh
+KEEPDIR=$(keep_dir "$NAME" "$OUTDIR") || exit 2
 [ "$(id -u)" = 0 ] || { echo "bench/loss.sh: run as root (system-wide recording)" >&2; exit 1; }
 # The device run (bench/device/) points these at carried binaries.
 PERFCAP=${PERFCAP:-$PWD/perfcap}

@@ -41,14 +41,9 @@ while getopts r:i:w:x:o:n: opt; do
 	*) sed -n '2,/^set -e/{/^#/p}' "$0"; exit 2 ;;
 	esac
 done
-KEEPDIR=$OUTDIR
-if [ -n "$NAME" ]; then
-	[[ $NAME =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
-		{ echo "bench/realprog.sh: -n '$NAME': use a-z, 0-9 and '-'" >&2; exit 2; }
-	KEEPDIR=${RESULTS:-bench/results}/$(date +%F)-$NAME
-	[ ! -e "$KEEPDIR" ] ||
-		{ echo "bench/realprog.sh: $KEEPDIR exists: pick another -n NAME" >&2; exit 2; }
-fi
+# shellcheck source=bench/keepdir.sh
+. bench/keepdir.sh
+KEEPDIR=$(keep_dir "$NAME" "$OUTDIR") || exit 2
 [ "$(id -u)" = 0 ] || { echo "bench/realprog.sh: run as root (system-wide recording)" >&2; exit 1; }
 PERFCAP=${PERFCAP:-$PWD/perfcap}
 PERF=${PERF:-perf}
