@@ -186,7 +186,8 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
  * bytes, from half full on (TRIAGE_THIN_FILL) samples are thinned to one
  * in k per sample id, past the budget one in 256; other records always
  * are. At most max_inflight blocks are with next at a time (the -z stage
- * queues no more than its reader's buffers). layouts stays the caller's.
+ * queues no more than its reader's buffers). layouts stays the caller's and holds
+ * every event already (whether any samples user stacks is read once).
  * NULL with a message.
  */
 #define TRIAGE_CUT_DIV 4

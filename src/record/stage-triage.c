@@ -120,6 +120,7 @@ struct triage_stage {
 	size_t held;		/* bytes of blocks taken and not yet written */
 	uint64_t written;	/* bytes of blocks written, ever */
 	bool busy;		/* the thread has a block, or writes in flight */
+	bool stacks;		/* an event samples user stacks: a chunk straight on is trimmed */
 	bool stop;
 
 	/* The reader's. */
@@ -349,7 +350,7 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	uint64_t t0, took;
 	int err;
 
-	if (has_stacks(s->layouts)) {
+	if (s->stacks) {
 		struct stack_trim_stats ts = { 0 };
 
 		c->req.len = stack_trim__records(c->req.buf, c->req.len, c->req.buf, s->layouts,
@@ -663,6 +664,7 @@ struct stage *triage_stage__new(struct stage *next, struct output *out,
 	s->layouts = layouts;
 	s->budget = budget ? budget : 1;
 	s->thread = thread;
+	s->stacks = has_stacks(layouts);
 	s->base = 1.0;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
