@@ -296,3 +296,13 @@ void deadline_in(struct timespec *ts, uint64_t ns)
 		ts->tv_nsec -= 1000000000L;
 	}
 }
+
+void mutex_init_pi(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+
+	if (pthread_mutexattr_init(&a) || pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) ||
+	    pthread_mutex_init(m, &a))
+		pthread_mutex_init(m, NULL);
+	pthread_mutexattr_destroy(&a);
+}

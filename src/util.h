@@ -7,6 +7,7 @@
 #ifndef PERFCAP_UTIL_H
 #define PERFCAP_UTIL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,5 +76,11 @@ int read_int(const char *path, long long *val);
 uint64_t mono_ns(void);
 /* The CLOCK_REALTIME deadline ns from now, for pthread_cond_timedwait(). */
 void deadline_in(struct timespec *ts, uint64_t ns);
+/*
+ * A mutex that a real-time thread shares with SCHED_OTHER ones: priority
+ * inheritance, so that a holder preempted by the workload runs at the
+ * waiter's priority until it lets go. Falls back to a plain mutex.
+ */
+void mutex_init_pi(pthread_mutex_t *m);
 
 #endif

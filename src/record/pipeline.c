@@ -45,9 +45,10 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 	}
 	if (cfg->budget) {
 		/* In front of all: the reader's chunks come back at once (stage-triage.c). */
+		int blocks = cfg->comp_level ? MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks)
+					     : TRIAGE_STAGE_INFLIGHT;
 		struct stage *t = triage_stage__new(p->head, cfg->out, cfg->layouts, cfg->budget,
-						    MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks),
-						    cfg->thread);
+						    blocks, cfg->thread);
 
 		if (!t)
 			return -ENOMEM;

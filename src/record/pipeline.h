@@ -186,21 +186,33 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
  * bytes, from half full on (TRIAGE_THIN_FILL) samples are thinned to one
  * in k per sample id, past the budget one in 256; other records always
  * are. At most max_inflight blocks are with next at a time (the -z stage
- * queues no more than its reader's buffers). layouts stays the caller's and holds
- * every event already (whether any samples user stacks is read once).
- * NULL with a message.
+ * queues no more than its reader's buffers; a writer takes
+ * TRIAGE_STAGE_INFLIGHT whatever --aio=n says, since n counts a ring's
+ * buffers, not the stage's). layouts stays the caller's and holds every
+ * event already (whether any samples user stacks is read once). NULL
+ * with a message.
  */
 #define TRIAGE_CUT_DIV 4
 #define TRIAGE_CUT_STACK 1024
 #define TRIAGE_THIN_FILL 0.5
 #define TRIAGE_HARD_DIV 8
-#define TRIAGE_STAGE_INFLIGHT 4
+#define TRIAGE_STAGE_INFLIGHT 16
 /*
  * A write straight from the reader longer than this says the output is
  * behind; for TRIAGE_DIRECT_PAUSE_S seconds every chunk is then copied.
  */
 #define TRIAGE_SLOW_MS 2
 #define TRIAGE_DIRECT_PAUSE_S 1
+/*
+ * For a writer that holds its requests (aio, io_uring) on a file, not
+ * -z, the thread lets blocks gather for up to TRIAGE_HOLD_MS, or until
+ * TRIAGE_HOLD_BYTES (at most a TRIAGE_HOLD_DIV-th of the budget) are
+ * queued, then hands them all on: one wakeup of the thread and of the
+ * writer's helper for many passes, not one for each.
+ */
+#define TRIAGE_HOLD_MS 10
+#define TRIAGE_HOLD_BYTES (1U << 20)
+#define TRIAGE_HOLD_DIV 8
 /* --user-buffer-size's default, over all readers: see perfcap-record(1). */
 #define TRIAGE_DEFAULT_BUDGET (256ULL << 20)
 /* A reader's share is never below this many chunks of its rings. */

@@ -47,6 +47,8 @@ struct holder {
 	pthread_t reader;		/* the thread that submits to the triage stage */
 	const void *reader_buf;		/* the reader's chunk buffer */
 	int straight, copied;		/* chunks the reader handed on itself; the thread's copies */
+	int calls;			/* submits with chunks */
+	long gap_ns;			/* run(): the reader sleeps this long between chunks */
 };
 
 static void let_go_locked(struct holder *h)
@@ -61,6 +63,7 @@ static int h_submit(struct stage *s, struct chunk **c, int n, struct pass_end *e
 	struct holder *h = container_of(s, struct holder, stage);
 
 	pthread_mutex_lock(&h->lock);
+	h->calls += n > 0;
 	for (int i = 0; i < n; i++) {
 		bool mine = pthread_equal(pthread_self(), h->reader);
 
@@ -173,6 +176,8 @@ static void add_pair(struct strbuf *sb, uint64_t id, uint64_t t)
 struct tally {
 	uint64_t samples, comms, lost, lost_records, periods, other;
 	uint64_t stack_bytes;
+	uint64_t last_time;
+	bool unordered;		/* a sample older than the one before it */
 };
 
 static void count(const struct strbuf *sb, struct tally *t)
@@ -192,6 +197,9 @@ static void count(const struct strbuf *sb, struct tally *t)
 			t->periods += v;
 			memcpy(&v, sb->data + at + 8 + 6 * 8, 8);
 			t->stack_bytes += v;
+			memcpy(&v, sb->data + at + 8 + 3 * 8, 8);
+			t->unordered |= v < t->last_time;
+			t->last_time = v;
 		} else if (h.type == PERF_RECORD_COMM) {
 			t->comms++;
 		} else if (h.type == PERF_RECORD_LOST_SAMPLES) {
@@ -235,6 +243,11 @@ static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool h
 		/* Back at once, whatever the output does. */
 		assert_int_equal(rc->completed, 1);
 		strbuf__exit(&sb);
+		if (h->gap_ns) {
+			struct timespec ts = { 0, h->gap_ns };
+
+			nanosleep(&ts, NULL);
+		}
 	}
 	if (hold_first)
 		release(h);
@@ -243,7 +256,7 @@ static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool h
 }
 
 static void setup_stage(struct holder *h, struct output *out, struct sample_layouts *ls,
-			struct stage **t, size_t budget, bool hold)
+			struct stage **t, size_t budget, bool hold, bool direct)
 {
 	struct perf_event_attr a = { .sample_type = ST, .sample_id_all = 1 };
 	uint64_t id = 42;
@@ -253,6 +266,8 @@ static void setup_stage(struct holder *h, struct output *out, struct sample_layo
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->cv, NULL);
 	h->hold = hold;
+	h->direct = direct;
+	h->slow_at = -1;
 	memset(out, 0, sizeof(*out));
 	sample_layouts__init(ls);
 	sample_layouts__add(ls, &a, &id, 1);
@@ -276,7 +291,7 @@ static void test_output_keeping_up_keeps_everything_trimmed(void **state)
 	struct stage *t;
 	struct tally n;
 
-	setup_stage(&h, &out, &ls, &t, 1 << 20, false);
+	setup_stage(&h, &out, &ls, &t, 1 << 20, false, false);
 	run(&h, t, 20, 10, false);
 	count(&h.got, &n);
 	assert_int_equal(n.samples, 200);
@@ -302,7 +317,7 @@ static void test_behind_drops_samples_only_and_says_so(void **state)
 	 * 10 samples and 10 COMMs make 77 KiB, so it fills (and the COMMs
 	 * alone stay under the 72 KiB at which the reader would wait).
 	 */
-	setup_stage(&h, &out, &ls, &t, 64 << 10, true);
+	setup_stage(&h, &out, &ls, &t, 64 << 10, true, false);
 	run(&h, t, 40, 10, true);
 	count(&h.got, &n);
 	/* Every COMM is there; samples were dropped and counted. */
@@ -325,9 +340,7 @@ static void test_writing_output_keeping_up_gets_the_readers_chunks(void **state)
 	struct stage *t;
 	struct tally n;
 
-	setup_stage(&h, &out, &ls, &t, 1 << 20, false);
-	h.direct = true;
-	h.slow_at = -1;
+	setup_stage(&h, &out, &ls, &t, 1 << 20, false, true);
 	run(&h, t, 20, 10, false);
 	count(&h.got, &n);
 	assert_int_equal(h.straight, 20);
@@ -351,8 +364,7 @@ static void test_a_slow_write_sends_the_chunks_to_the_thread(void **state)
 	struct stage *t;
 	struct tally n;
 
-	setup_stage(&h, &out, &ls, &t, 1 << 20, false);
-	h.direct = true;
+	setup_stage(&h, &out, &ls, &t, 1 << 20, false, true);
 	h.slow_at = 3;
 	run(&h, t, 20, 10, false);
 	count(&h.got, &n);
@@ -367,6 +379,37 @@ static void test_a_slow_write_sends_the_chunks_to_the_thread(void **state)
 	teardown_stage(&h, &ls, t);
 }
 
+/*
+ * A writer that holds its requests (aio, io_uring): the chunks of the
+ * passes of TRIAGE_HOLD_MS gather into one block and go on in one
+ * submit, in order; a pass every millisecond makes about one submit in
+ * ten, not one a pass.
+ */
+static void test_blocks_gather_for_a_writer_that_holds_requests(void **state)
+{
+	struct holder h;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+	struct tally n;
+	uint64_t t0;
+	long ms;
+
+	setup_stage(&h, &out, &ls, &t, 1 << 20, false, false);
+	h.gap_ns = 1000000;
+	t0 = mono_ns();
+	run(&h, t, 20, 10, false);
+	ms = (long)((mono_ns() - t0) / 1000000);
+	count(&h.got, &n);
+	/* One submit per hold, and one for the last: never one a chunk (unless the passes were slow). */
+	assert_in_range(h.calls, 1, ms / TRIAGE_HOLD_MS + 2);
+	assert_false(n.unordered);
+	assert_int_equal(n.samples, 200);
+	assert_int_equal(n.comms, 200);
+	assert_int_equal(n.stack_bytes, 200 * 64);
+	teardown_stage(&h, &ls, t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_behind_drops_samples_only_and_says_so),
 		cmocka_unit_test(test_writing_output_keeping_up_gets_the_readers_chunks),
 		cmocka_unit_test(test_a_slow_write_sends_the_chunks_to_the_thread),
+		cmocka_unit_test(test_blocks_gather_for_a_writer_that_holds_requests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
