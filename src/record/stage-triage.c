@@ -319,8 +319,8 @@ static void copy_records(struct triage_stage *s, const struct chunk *c, struct t
 
 	/*
 	 * No stack to trim and every sample kept: the records go as they
-	 * are, with no walk (a walk that finds nothing to change cost a
-	 * fifth of the recorder's CPU in the tracepoint flood).
+	 * are, with no walk (4% of the recorder's CPU in the tracepoint
+	 * flood with --aio: bench/results/2026-12-02-aio-gather/).
 	 */
 	if (!s->stacks && keep >= 1.0) {
 		memcpy(b->data + b->len, in, len);
