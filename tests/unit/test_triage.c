@@ -49,6 +49,7 @@ struct holder {
 	int straight, copied;		/* chunks the reader handed on itself; the thread's copies */
 	int calls;			/* submits with chunks */
 	long gap_ns;			/* run(): the reader sleeps this long between chunks */
+	size_t ring;			/* run(): the reader's buffer, RING if 0 */
 };
 
 static void let_go_locked(struct holder *h)
@@ -130,9 +131,11 @@ static void release(struct holder *h)
 /* The reader's chunk: a buffer of records and a count of its completions. */
 struct rchunk {
 	struct chunk c;
-	char buf[16384];
 	int completed;
+	char buf[];
 };
+/* The reader's buffer, a ring's worth, unless the test sets holder.ring. */
+#define RING 16384
 
 static void r_done(struct write_req *req, int err)
 {
@@ -220,7 +223,8 @@ static void count(const struct strbuf *sb, struct tally *t)
 
 static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool hold_first)
 {
-	struct rchunk *rc = calloc(1, sizeof(*rc));
+	size_t ring = h->ring ? h->ring : RING;
+	struct rchunk *rc = calloc(1, sizeof(*rc) + ring);
 	uint64_t time = 1;
 
 	h->reader = pthread_self();
@@ -233,11 +237,11 @@ static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool h
 
 		for (int p = 0; p < pairs; p++)
 			add_pair(&sb, 42, time++);
-		assert_true(sb.len <= sizeof(rc->buf));
+		assert_true(sb.len <= ring);
 		memcpy(rc->buf, sb.data, sb.len);
 		rc->c.req = (struct write_req){ .buf = rc->buf, .len = sb.len, .owner = rc,
 						.on_complete = r_done };
-		rc->c.cap = sizeof(rc->buf);
+		rc->c.cap = ring;
 		rc->completed = 0;
 		assert_int_equal(stage__submit(t, &c, 1, &end), 0);
 		/* Back at once, whatever the output does. */
@@ -397,11 +401,13 @@ static void test_blocks_gather_for_a_writer_that_holds_requests(void **state)
 
 	setup_stage(&h, &out, &ls, &t, 1 << 20, false, false);
 	h.gap_ns = 1000000;
+	/* A block is a ring's buffer large: one of 256 KiB takes every chunk of a hold. */
+	h.ring = 256 << 10;
 	t0 = mono_ns();
 	run(&h, t, 20, 10, false);
 	ms = (long)((mono_ns() - t0) / 1000000);
 	count(&h.got, &n);
-	/* One submit per hold, and one for the last: never one a chunk (unless the passes were slow). */
+	/* One submit per hold, and one for the last: not one a chunk (unless the passes were slow). */
 	assert_in_range(h.calls, 1, ms / TRIAGE_HOLD_MS + 2);
 	assert_false(n.unordered);
 	assert_int_equal(n.samples, 200);
