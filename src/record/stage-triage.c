@@ -177,12 +177,11 @@ static struct triage_stage *to_ts(struct stage *s)
 	return container_of(s, struct triage_stage, stage);
 }
 
-/* A block with room for need bytes: one written before, or a new one. */
-static struct triage_block *block_get(struct triage_stage *s, size_t need)
+/* Under lock: a written block with room for need bytes, or NULL. */
+static struct triage_block *pool_take(struct triage_stage *s, size_t need)
 {
 	struct triage_block **pp, *b;
 
-	pthread_mutex_lock(&s->lock);
 	for (pp = &s->pool; (b = *pp); pp = &b->next)
 		if (b->cap >= need) {
 			*pp = b->next;
@@ -190,16 +189,6 @@ static struct triage_block *block_get(struct triage_stage *s, size_t need)
 			s->pool_bytes -= b->cap;
 			break;
 		}
-	pthread_mutex_unlock(&s->lock);
-	if (!b) {
-		b = malloc(sizeof(*b) + need);
-		if (!b)
-			return NULL;
-		b->cap = need;
-	}
-	b->s = s;
-	b->len = 0;
-	b->has_end = false;
 	return b;
 }
 
@@ -417,6 +406,19 @@ static bool queue_block(struct triage_stage *s, struct triage_block *b, uint64_t
 	return queued(s, b->len) || first;
 }
 
+/* Under lock: the queue's first block, taken off it. */
+static struct triage_block *pop_block(struct triage_stage *s)
+{
+	struct triage_block *b = s->q_head;
+
+	s->q_head = b->next;
+	if (!s->q_head)
+		s->q_tail = &s->q_head;
+	s->q_len--;
+	s->q_bytes -= b->len;
+	return b;
+}
+
 /*
  * May the reader hand its chunk straight on (see the top)? Only while the
  * thread has nothing, so that the chunks keep their order and the next
@@ -499,6 +501,15 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		bool appended = false;
 		double keep;
 
+		/*
+		 * Where chunks gather a block is a ring's buffer large (the
+		 * chunk's cap), to take more than one, and no larger: a write
+		 * of many rings' worth holds its CPU in the kernel for longer
+		 * than a small ring takes to fill (a 1 MiB block lost 3.11%
+		 * with 32 KiB rings, a write every 10 ms).
+		 */
+		if (s->hold)
+			need = MAX(need, c[i]->cap);
 		pthread_mutex_lock(&s->lock);
 		held = s->held;
 		written = s->written;
@@ -506,24 +517,26 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		if (s->hold && s->q_len && !err) {
 			struct triage_block *tail = container_of(s->q_tail, struct triage_block, next);
 
-			if (tail->cap - tail->len >= need) {
+			if (tail->cap - tail->len >= c[i]->req.len + sizeof(struct perf_event_header)) {
 				b = s->appending = tail;
 				appended = true;
 			}
 		}
+		if (!b && !err && s->hold)
+			b = pool_take(s, need);
 		pthread_mutex_unlock(&s->lock);
 		keep = thin_keep(s, held, written, now);
 		if (!b && !err) {
-			/*
-			 * Where chunks gather a block is a ring's buffer large,
-			 * to take more than one, and no larger: a write of many
-			 * rings' worth holds its CPU in the kernel for longer
-			 * than a small ring takes to fill (a 1 MiB block lost
-			 * 3.11% with 32 KiB rings, a write every 10 ms).
-			 */
-			b = block_get(s, s->hold ? MAX(need, c[i]->cap) : need);
-			if (!b)
+			b = malloc(sizeof(*b) + need);
+			if (b)
+				b->cap = need;
+			else
 				err = -ENOMEM;
+		}
+		if (b && !appended) {
+			b->s = s;
+			b->len = 0;
+			b->has_end = false;
 		}
 		if (b) {
 			len0 = b->len;
@@ -575,12 +588,13 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		}
 		pthread_mutex_unlock(&s->lock);
 	}
-	/* At most one wakeup for the pass's chunks and its end, not one a chunk. */
-	if (wake) {
-		pthread_mutex_lock(&s->lock);
+	/*
+	 * At most one wakeup for the pass's chunks and its end, not one a
+	 * chunk; outside the lock: the queue changed under it, and the thread
+	 * checks it under the lock before it waits.
+	 */
+	if (wake)
 		pthread_cond_signal(&s->wake);
-		pthread_mutex_unlock(&s->lock);
-	}
 	return err;
 }
 
@@ -716,11 +730,7 @@ static void *stage_main(void *arg)
 			}
 		}
 		s->busy = true;
-		s->q_head = b->next;
-		if (!s->q_head)
-			s->q_tail = &s->q_head;
-		s->q_len--;
-		s->q_bytes -= b->len;
+		pop_block(s);
 		pthread_mutex_unlock(&s->lock);
 		hand_on(s, b);
 		stage__reap(next, false);
@@ -761,13 +771,10 @@ static void stop_thread(struct triage_stage *s)
 	if (!s->started) {
 		struct triage_block *b;
 
-		while ((b = s->q_head)) {
-			s->q_head = b->next;
-			s->q_len--;
-			s->q_bytes -= b->len;
+		while (s->q_head) {
+			b = pop_block(s);
 			hand_on(s, b);
 		}
-		s->q_tail = &s->q_head;
 		while (s->inflight)
 			stage__reap(s->stage.next, true);
 		return;
