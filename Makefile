@@ -140,6 +140,15 @@ $(OUT)/record/off-cpu.o $(OUT)/fuzz/obj/record/off-cpu.o: $(OUT)/record/off-cpu.
 $(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
 	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a $(LDLIBS)
 
+# The capped-file fixture (bench/fixtures/slowfs.c): FUSE, so libfuse3-dev;
+# not part of `all` (a package build needs no FUSE), built by make check.
+SLOWFS := $(OUT)/bench/slowfs
+slowfs: $(SLOWFS)
+$(SLOWFS): bench/fixtures/slowfs.c | $(OUT)/bench
+	$(Q)$(PKG_CONFIG) --exists fuse3 || { echo "make: libfuse3-dev is needed to build $@ (scripts/install-deps.sh installs it)" >&2; exit 1; }
+	$(QUIET_CC)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null) -MMD -MP $(LDFLAGS) \
+		-o $@ $< $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null) -lpthread
+
 # Workloads keep frame pointers and symbols so call graphs can be checked.
 $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
 	$(QUIET_CC)$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
@@ -218,7 +227,7 @@ CHECK_AARCH64 := AARCH64_OUT=$(AARCH64_OUT) AARCH64_QEMU="$(AARCH64_QEMU)" \
                  AARCH64_BIN=./perfcap-aarch64
 check: aarch64-unit-build
 endif
-check: all unit fuzz-if-possible lint
+check: all unit fuzz-if-possible lint $(SLOWFS)
 	$(Q)OUT=$(OUT) BIN=./$(BIN) $(CHECK_AARCH64) tests/run
 
 clean:
@@ -258,5 +267,5 @@ dist: | $(OUT)
 
 .PHONY: install uninstall dist FORCE
 
-.PHONY: all check clean lint unit fuzz fuzz-if-possible unit-aarch64 aarch64-unit-build aarch64-tools
+.PHONY: all check clean lint slowfs unit fuzz fuzz-if-possible unit-aarch64 aarch64-unit-build aarch64-tools
 -include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d $(OUT)/fuzz/obj/*/*.d)

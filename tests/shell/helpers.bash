@@ -350,6 +350,30 @@ dwarf_chains_reach_main() { # [PID]
 	[ "$deep" -ge $((burn * 8 / 10)) ]
 }
 
+# ---- a file whose write bandwidth is capped (slowfile.bats) ---------------
+
+# mount_slowfs RATE: bench/fixtures/slowfs at $SLOW (a folder of the
+# test's), over $SLOW_BACKING, its writes capped at RATE bytes a second.
+# The test's teardown calls unmount_slowfs.
+mount_slowfs() {
+	need_root
+	[ -n "${SLOWFS:-}" ] && [ -x "$SLOWFS" ] ||
+		skip "no slowfs binary (make slowfs; it needs libfuse3-dev)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse: this kernel or container has no FUSE"
+	SLOW=$BATS_TEST_TMPDIR/slow SLOW_BACKING=$BATS_TEST_TMPDIR/backing
+	mkdir -p "$SLOW" "$SLOW_BACKING"
+	"$SLOWFS" --backing="$SLOW_BACKING" --rate="$1" "$SLOW" || skip "cannot mount a FUSE filesystem here"
+}
+
+unmount_slowfs() {
+	[ -z "${SLOW:-}" ] || umount "$SLOW" 2>/dev/null || umount -l "$SLOW" 2>/dev/null || true
+}
+
+# slowfs_stat KEY: a counter of .slowfs-stats (bytes, writes, busy_ns, ...).
+slowfs_stat() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$SLOW/.slowfs-stats"
+}
+
 # ---- failures: disk full and I/O errors (failure.bats, threads.bats) -------
 
 # Tests that mount a tmpfs at $MNT call this from their teardown.
