@@ -68,6 +68,9 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst bench/%.c,$(OUT)/bench/%,$(wildcard bench/*.c))
+# The output-bound fixtures (bench/fixtures/): capcat in all, slowfs (FUSE) apart.
+CAPCAT    := $(OUT)/bench/capcat
+SLOWFS    := $(OUT)/bench/slowfs
 
 ifeq ($(SANITIZE),)
 BIN ?= perfcap
@@ -75,7 +78,7 @@ else
 BIN ?= perfcap-san
 endif
 
-all: $(BIN) $(WORKLOADS) $(BENCHES)
+all: $(BIN) $(WORKLOADS) $(BENCHES) $(CAPCAT)
 
 $(BIN): $(MAIN_OBJ) $(OUT)/libperfcap.a
 	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -142,12 +145,15 @@ $(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
 
 # The capped-file fixture (bench/fixtures/slowfs.c): FUSE, so libfuse3-dev;
 # not part of `all` (a package build needs no FUSE), built by make check.
-SLOWFS := $(OUT)/bench/slowfs
 slowfs: $(SLOWFS)
-$(SLOWFS): bench/fixtures/slowfs.c | $(OUT)/bench
+$(SLOWFS): bench/fixtures/slowfs.c bench/fixtures/link.h | $(OUT)/bench
 	$(Q)$(PKG_CONFIG) --exists fuse3 || { echo "make: libfuse3-dev is needed to build $@ (scripts/install-deps.sh installs it)" >&2; exit 1; }
 	$(QUIET_CC)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null) -MMD -MP $(LDFLAGS) \
 		-o $@ $< $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null) -lpthread
+
+# capcat, the pipe's capped link (bench/fixtures/capcat.c): plain C, built by make all.
+$(CAPCAT): bench/fixtures/capcat.c bench/fixtures/link.h | $(OUT)/bench
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< -lpthread
 
 # Workloads keep frame pointers and symbols so call graphs can be checked.
 $(OUT)/workloads/%: tests/workloads/%.c | $(OUT)/workloads
