@@ -10,7 +10,8 @@ a percentage of the same recorder's uncapped median; the event count
 against uncapped; the largest difference, in points, between a capped
 file's share and the uncapped median share over the uncapped top-20
 symbols; deep_burn's share (phases: 50% when true); samples perf leaves
-in [unknown]; bytes delivered against cap x wall time. "events kept"
+in [unknown]; bytes delivered against cap x the time the capped link was
+in use (link_s; rows from before it was measured: the wall time). "events kept"
 is the event count against the periods of every sample the kernel
 made, kept or lost ((samples + kernel lost + triage dropped) x the
 uncapped recordings' mean period): on this shared machine the CPU the
@@ -53,7 +54,7 @@ def main():
         if r['recorder'] not in recs:
             recs.append(r['recorder'])
     print('| recorder | mode | kernel LOST records | triage dropped | COMM | MMAP2 | FORK | EXIT '
-          '| event count | events kept | top-20 max diff (pts) | deep_burn % | [unknown] % | delivered / cap x wall |')
+          '| event count | events kept | top-20 max diff (pts) | deep_burn % | [unknown] % | delivered / cap x link time |')
     print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
     for rec in recs:
         unc = [r for r in rows if r['recorder'] == rec and r['mode'] == 'uncapped']
@@ -87,7 +88,9 @@ def main():
                 if made and float(r['event_count']):
                     kept.append(float(r['event_count']) / made)
                 if mode == 'capped':
-                    deliv.append(float(r['bytes']) / (float(r['cap_bps']) * float(r['wall_s'])))
+                    # The link's time in use where the fixture says (link_s), else the wall.
+                    t = float(r.get('link_s') or 0) or float(r['wall_s'])
+                    deliv.append(float(r['bytes']) / (float(r['cap_bps']) * t))
             print('| %s | %s | %g | %g | %s | %s | %s | %s | %s | %.1f%% | %.2f | %.1f | %.2f | %s |' % (
                 rec, mode, med([float(r['lost_records']) for r in sel]),
                 med([float(r['triage_dropped'] or 0) for r in sel]),

@@ -73,8 +73,9 @@ event_count() { # FILE
 		sed -n 's/^# Event count (approx.): //p'
 }
 
-# The command: phases while 30 short programs start and exit.
-WORK_CMD='$W/phases -t 3 >/dev/null & for i in $(seq 30); do /bin/true; sleep 0.08; done; wait'
+# The command: phases (3 s of CPU a thread, half in each phase: -c) while
+# 30 short programs start and exit.
+WORK_CMD='$W/phases -c -t 3 >/dev/null & for i in $(seq 30); do /bin/true; sleep 0.08; done; wait'
 
 @test "capped: perfcap drains the rings into its budget, drops samples evenly, keeps every task and map record" {
 	local cmd=${WORK_CMD//\$W/$W}

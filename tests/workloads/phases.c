@@ -16,7 +16,15 @@
  * bursts when the output is behind loses more of the deep phase. Prints
  * each phase's iterations.
  *
- *   phases [-j THREADS] [-t SECONDS] [-p PHASE_MS] [-d DEPTH]
+ * -c: the clock is each thread's own CPU time (CLOCK_THREAD_CPUTIME_ID),
+ * not the wall: each thread burns SECONDS of CPU, PHASE_MS of CPU a
+ * phase, so the two phases get equal CPU however the machine shares it
+ * (a recorder that takes CPU from the command in one phase more than in
+ * the other, another user of a shared machine), and the true profile is
+ * half and half by construction. The threads then switch phases on their
+ * own, not together.
+ *
+ *   phases [-c] [-j THREADS] [-t SECONDS] [-p PHASE_MS] [-d DEPTH]
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,14 +32,17 @@
 #include <time.h>
 #include <unistd.h>
 
-static double seconds = 2.0, phase_s = 0.05, start;
+static double seconds = 2.0, phase_s = 0.05, wall_start;
 static int depth = 120;
+static clockid_t clock_id = CLOCK_MONOTONIC;
+/* When this thread's clock started: the same for all with the wall clock. */
+static __thread double start;
 
 static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock_id, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -88,7 +99,10 @@ struct result {
 static void *thread_main(void *arg)
 {
 	struct result *r = arg;
-	double end = start + seconds, t;
+	double end, t;
+
+	start = clock_id == CLOCK_MONOTONIC ? wall_start : now();
+	end = start + seconds;
 
 	while ((t = now()) < end) {
 		if (phase(t) == 0) {
@@ -110,8 +124,11 @@ int main(int argc, char **argv)
 	pthread_t *tids;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "j:t:p:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "cj:t:p:d:")) != -1) {
 		switch (opt) {
+		case 'c':
+			clock_id = CLOCK_THREAD_CPUTIME_ID;
+			break;
 		case 'j':
 			threads = atol(optarg);
 			break;
@@ -125,7 +142,7 @@ int main(int argc, char **argv)
 			depth = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-j THREADS] [-t SECONDS] [-p PHASE_MS] [-d DEPTH]\n",
+			fprintf(stderr, "usage: %s [-c] [-j THREADS] [-t SECONDS] [-p PHASE_MS] [-d DEPTH]\n",
 				argv[0]);
 			return 2;
 		}
@@ -136,7 +153,7 @@ int main(int argc, char **argv)
 	}
 	tids = calloc(threads, sizeof(*tids));
 	res = calloc(threads, sizeof(*res));
-	start = now();
+	wall_start = now();
 	for (long i = 1; i < threads; i++)
 		pthread_create(&tids[i], NULL, thread_main, &res[i]);
 	thread_main(&res[0]);
