@@ -39,6 +39,13 @@ struct output {
 	/* Next free offset. Read without the lock; moved only under it. */
 	_Atomic uint64_t head;
 	_Atomic int err;	/* first write error, sticky (output__set_err) */
+	/*
+	 * No reader writes to the file itself before this time (mono ns):
+	 * a write of any thread was slow, and the file is one queue, so
+	 * even a reader's 8-byte FINISHED_ROUND waits behind it
+	 * (record/stage-triage.c). Relaxed: a hint, not a guarantee.
+	 */
+	_Atomic uint64_t slow_until;
 
 	/*
 	 * Reader threads share the output (DESIGN.md, "Reader threads into

@@ -52,13 +52,17 @@
  * (a disk whose writeback now throttles the writer) says the output has
  * fallen behind: for TRIAGE_DIRECT_PAUSE_NS every chunk is copied, and
  * only the thread waits for the disk. The reader never tries first: its
- * chunks are copied until the thread has written one block in under
- * TRIAGE_SLOW_WRITE_NS (vouched), and again for TRIAGE_DIRECT_PAUSE_NS
- * after any slower write of the thread's. On a file that is slow from the
- * start (a network filesystem, a throttled disk: bench/fixtures/slowfs.c)
- * a reader's first write blocked for a quarter of a second and the kernel
- * dropped 4% of the samples. A pipe, a writer that holds its requests
- * (aio, io_uring) and -z are always copied.
+ * chunks are copied until the thread has written a quarter of a chunk or
+ * more, in one block or several, at a speed that would write the
+ * reader's largest chunk in TRIAGE_SLOW_WRITE_NS (vouched). Any slower
+ * window of writes, or one write over TRIAGE_SLOW_WRITE_NS, by any
+ * reader's stage (the file is one queue: a reader's 8-byte FINISHED_ROUND
+ * waited 15 ms behind another stage's block), stops every reader's own
+ * writes for TRIAGE_DIRECT_PAUSE_NS (output.slow_until). On a file that
+ * is slow from the start (a network filesystem, a throttled disk:
+ * bench/fixtures/slowfs.c) a reader's first write blocked for a quarter
+ * of a second and the kernel dropped 4% of the samples. A pipe, a writer
+ * that holds its requests (aio, io_uring) and -z are always copied.
  *
  * With a writer that holds its requests (on a file), the copies gather:
  * the reader copies into the queue's last block while it has room (a
@@ -160,8 +164,8 @@ struct triage_stage {
 	bool busy;		/* the thread has a block, or writes in flight */
 	bool stacks;		/* an event samples user stacks: a chunk straight on is trimmed */
 	bool hold;		/* blocks gather before they go on (TRIAGE_HOLD_MS) */
-	bool vouched;		/* the thread's last write was quick: the reader may write */
-	uint64_t slow_until;	/* ... and no chunk straight on before this time */
+	bool vouched;		/* the thread wrote quickly: the reader may write */
+	size_t chunk_cap;	/* the largest chunk the reader hands in (a ring's buffer) */
 	size_t hold_bytes;	/* ... until this many are queued */
 	bool stop;
 
@@ -174,6 +178,7 @@ struct triage_stage {
 	uint64_t direct_after;		/* no chunk straight on before this time */
 
 	/* The thread's. */
+	uint64_t probe_bytes, probe_ns;	/* its writes since it last judged the file's speed */
 	int inflight;			/* blocks with the next stage */
 	int max_inflight;		/* ... at most */
 	pthread_t tid;
@@ -440,7 +445,8 @@ static bool may_go_direct(struct triage_stage *s, uint64_t now)
 	if (now < s->direct_after || !next->ops->direct || !next->ops->direct(next))
 		return false;
 	pthread_mutex_lock(&s->lock);
-	idle = !s->q_head && !s->busy && !s->held && s->vouched && now >= s->slow_until;
+	idle = !s->q_head && !s->busy && !s->held && s->vouched &&
+	       now >= atomic_load_explicit(&s->out->slow_until, memory_order_relaxed);
 	pthread_mutex_unlock(&s->lock);
 	return idle;
 }
@@ -476,6 +482,11 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	took = mono_ns() - t0;
 	if (took > TRIAGE_SLOW_WRITE_NS) {
 		s->direct_after = t0 + took + TRIAGE_DIRECT_PAUSE_NS;
+		atomic_store_explicit(&s->out->slow_until, s->direct_after, memory_order_relaxed);
+		/* Only the thread's writes vouch again. */
+		pthread_mutex_lock(&s->lock);
+		s->vouched = false;
+		pthread_mutex_unlock(&s->lock);
 		st->direct_pauses++;
 	}
 	return err;
@@ -521,6 +532,7 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		pthread_mutex_lock(&s->lock);
 		held = s->held;
 		written = s->written;
+		s->chunk_cap = MAX(s->chunk_cap, c[i]->cap);
 		/* Gathering: into the queue's last block while it has room (see the top). */
 		if (s->hold && s->q_len && !err) {
 			struct triage_block *tail = container_of(s->q_tail, struct triage_block, next);
@@ -647,6 +659,7 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 	struct chunk *c = &b->chunk;
 	struct pass_end end = b->end;
 	bool has_end = b->has_end;
+	size_t len = b->len;		/* b may be reused once submit returns */
 	uint64_t t0;
 	int err;
 
@@ -670,14 +683,34 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 	t0 = mono_ns();
 	err = stage__submit(next, &c, 1, has_end ? &end : NULL);
 	if (next->ops->direct && next->ops->direct(next)) {
-		/* A writer the reader may call: does this write vouch for it (see the top)? */
+		/*
+		 * A writer the reader may call: do the thread's writes vouch
+		 * for it, or stop the readers' own writes (see the top)? Judged
+		 * over a window of a quarter of a chunk or more: slow if the
+		 * reader's largest chunk would not go in TRIAGE_SLOW_WRITE_NS at
+		 * the window's speed. A small block goes quickly to a slow file
+		 * too (4 KiB in 0.26 ms at 15 MB/s, and the reader's next 512 KiB
+		 * then held it 33 ms), and a tiny one's time is the write's
+		 * fixed cost; blocks trimmed to a few KiB add up to a window.
+		 */
 		uint64_t took = mono_ns() - t0;
+		bool judge, slow;
 
+		s->probe_bytes += len;
+		s->probe_ns += took;
 		pthread_mutex_lock(&s->lock);
-		s->vouched = took <= TRIAGE_SLOW_WRITE_NS;
-		if (!s->vouched)
-			s->slow_until = t0 + took + TRIAGE_DIRECT_PAUSE_NS;
+		judge = s->probe_bytes >= s->chunk_cap / 4;
+		slow = took > TRIAGE_SLOW_WRITE_NS ||
+		       (judge && (double)s->probe_ns * s->chunk_cap >
+				 (double)TRIAGE_SLOW_WRITE_NS * s->probe_bytes);
+		if (slow || judge)
+			s->vouched = !slow;
 		pthread_mutex_unlock(&s->lock);
+		if (slow || judge)
+			s->probe_bytes = s->probe_ns = 0;
+		if (slow)
+			atomic_store_explicit(&s->out->slow_until, t0 + took + TRIAGE_DIRECT_PAUSE_NS,
+					      memory_order_relaxed);
 	}
 	/* A block not taken came back through block_written: its bytes are lost with the error. */
 	output__set_err(s->out, err);

@@ -49,6 +49,7 @@ struct holder {
 	 */
 	bool direct, slow_copies;
 	int slow_at;
+	double copy_rate;		/* the thread's submits take len / copy_rate s, if set */
 	pthread_t reader;		/* the thread that submits to the triage stage */
 	const void *reader_buf;		/* the reader's chunk buffer */
 	int straight, copied;		/* chunks the reader handed on itself; the thread's copies */
@@ -81,6 +82,12 @@ static int h_submit(struct stage *s, struct chunk **c, int n, struct pass_end *e
 		assert_true(mine == (c[i]->req.buf == h->reader_buf));
 		if (mine ? h->straight++ == h->slow_at : (h->copied++, h->slow_copies)) {
 			struct timespec ts = { 0, 3 * TRIAGE_SLOW_MS * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		if (!mine && h->copy_rate) {
+			long ns = c[i]->req.len / h->copy_rate * 1e9;
+			struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 
 			nanosleep(&ts, NULL);
 		}
@@ -418,6 +425,28 @@ static void test_a_slow_output_is_never_the_readers(void **state)
 }
 
 /*
+ * A slow link that takes each write under TRIAGE_SLOW_MS (chunks of 100
+ * samples, 20 KiB trimmed, at 16 MB/s: 1.3 ms each): at that speed the
+ * reader's 256 KiB would take 16 ms, so the thread never vouches for it.
+ */
+static void test_a_slow_link_is_judged_by_a_whole_chunk(void **state)
+{
+	struct holder h;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+
+	setup_stage(&h, &out, &ls, &t, 4 << 20, false, true);
+	h.copy_rate = 16e6;
+	h.ring = 256 << 10;
+	h.gap_ns = 2 * 1000000L;
+	run(&h, t, 20, 100, false);
+	assert_int_equal(h.straight, 0);
+	assert_int_equal(h.copied, 20);
+	teardown_stage(&h, &ls, t);
+}
+
+/*
  * A writer that holds its requests (aio, io_uring): the chunks of the
  * passes of TRIAGE_HOLD_MS gather into one block and go on in one
  * submit, in order; a pass every millisecond makes about one submit in
@@ -458,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_writing_output_keeping_up_gets_the_readers_chunks),
 		cmocka_unit_test(test_a_slow_write_sends_the_chunks_to_the_thread),
 		cmocka_unit_test(test_a_slow_output_is_never_the_readers),
+		cmocka_unit_test(test_a_slow_link_is_judged_by_a_whole_chunk),
 		cmocka_unit_test(test_blocks_gather_for_a_writer_that_holds_requests),
 	};
 
