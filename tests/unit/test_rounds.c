@@ -206,8 +206,13 @@ static void test_reader_threads_keep_perf_order(void **state)
 		      (unsigned long long)res.samples, (unsigned long long)dropped,
 		      (unsigned long long)res.rounds);
 	/* Every event the fake kernel took is in the file, and in perf's order. */
+	/*
+	 * Rounds closed while the readers ran, not only the last one: 26
+	 * natively, 4 under qemu-aarch64 in a loaded CI run (where 5 was
+	 * once asked and failed).
+	 */
 	assert_int_equal(res.samples, produced);
-	assert_true(res.rounds >= 5);
+	assert_true(res.rounds >= 2);
 	assert_int_equal(res.violations, 0);
 }
 
