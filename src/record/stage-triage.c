@@ -175,7 +175,6 @@ struct triage_stage {
 	double base;			/* the share of the bytes the output took, last window */
 	uint64_t win_start, win_in, win_written;
 	uint64_t in_total;		/* bytes of records copied, after the stack cuts */
-	uint64_t direct_after;		/* no chunk straight on before this time */
 
 	/* The thread's. */
 	uint64_t probe_bytes, probe_ns;	/* its writes since it last judged the file's speed */
@@ -442,11 +441,11 @@ static bool may_go_direct(struct triage_stage *s, uint64_t now)
 	struct stage *next = s->stage.next;
 	bool idle;
 
-	if (now < s->direct_after || !next->ops->direct || !next->ops->direct(next))
+	if (now < atomic_load_explicit(&s->out->slow_until, memory_order_relaxed) ||
+	    !next->ops->direct || !next->ops->direct(next))
 		return false;
 	pthread_mutex_lock(&s->lock);
-	idle = !s->q_head && !s->busy && !s->held && s->vouched &&
-	       now >= atomic_load_explicit(&s->out->slow_until, memory_order_relaxed);
+	idle = !s->q_head && !s->busy && !s->held && s->vouched;
 	pthread_mutex_unlock(&s->lock);
 	return idle;
 }
@@ -481,8 +480,8 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	err = stage__submit(s->stage.next, &c, 1, end);
 	took = mono_ns() - t0;
 	if (took > TRIAGE_SLOW_WRITE_NS) {
-		s->direct_after = t0 + took + TRIAGE_DIRECT_PAUSE_NS;
-		atomic_store_explicit(&s->out->slow_until, s->direct_after, memory_order_relaxed);
+		atomic_store_explicit(&s->out->slow_until, t0 + took + TRIAGE_DIRECT_PAUSE_NS,
+				      memory_order_relaxed);
 		/* Only the thread's writes vouch again. */
 		pthread_mutex_lock(&s->lock);
 		s->vouched = false;
@@ -652,6 +651,37 @@ static void block_written(struct write_req *req, int err)
 	s->inflight--;
 }
 
+/*
+ * The thread wrote len bytes in took ns to a writer the reader may call:
+ * do its writes vouch for the file, or stop the readers' own writes (see
+ * the top)? Judged over a window of a quarter of a chunk or more: slow if
+ * the reader's largest chunk would not go in TRIAGE_SLOW_WRITE_NS at the
+ * window's speed. A small block goes quickly to a slow file too (4 KiB in
+ * 0.26 ms at 15 MB/s, and the reader's next 512 KiB then held it 33 ms),
+ * and a tiny one's time is the write's fixed cost; blocks trimmed to a
+ * few KiB add up to a window.
+ */
+static void judge_write(struct triage_stage *s, size_t len, uint64_t t0, uint64_t took)
+{
+	bool judge, slow;
+
+	s->probe_bytes += len;
+	s->probe_ns += took;
+	pthread_mutex_lock(&s->lock);
+	judge = s->probe_bytes >= s->chunk_cap / 4;
+	slow = took > TRIAGE_SLOW_WRITE_NS ||
+	       (judge && (double)s->probe_ns * s->chunk_cap >
+			 (double)TRIAGE_SLOW_WRITE_NS * s->probe_bytes);
+	if (slow || judge)
+		s->vouched = !slow;
+	pthread_mutex_unlock(&s->lock);
+	if (slow || judge)
+		s->probe_bytes = s->probe_ns = 0;
+	if (slow)
+		atomic_store_explicit(&s->out->slow_until, t0 + took + TRIAGE_DIRECT_PAUSE_NS,
+				      memory_order_relaxed);
+}
+
 /* Hand b (and the pass end behind it) to the next stage. */
 static void hand_on(struct triage_stage *s, struct triage_block *b)
 {
@@ -682,36 +712,8 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 	s->inflight++;
 	t0 = mono_ns();
 	err = stage__submit(next, &c, 1, has_end ? &end : NULL);
-	if (next->ops->direct && next->ops->direct(next)) {
-		/*
-		 * A writer the reader may call: do the thread's writes vouch
-		 * for it, or stop the readers' own writes (see the top)? Judged
-		 * over a window of a quarter of a chunk or more: slow if the
-		 * reader's largest chunk would not go in TRIAGE_SLOW_WRITE_NS at
-		 * the window's speed. A small block goes quickly to a slow file
-		 * too (4 KiB in 0.26 ms at 15 MB/s, and the reader's next 512 KiB
-		 * then held it 33 ms), and a tiny one's time is the write's
-		 * fixed cost; blocks trimmed to a few KiB add up to a window.
-		 */
-		uint64_t took = mono_ns() - t0;
-		bool judge, slow;
-
-		s->probe_bytes += len;
-		s->probe_ns += took;
-		pthread_mutex_lock(&s->lock);
-		judge = s->probe_bytes >= s->chunk_cap / 4;
-		slow = took > TRIAGE_SLOW_WRITE_NS ||
-		       (judge && (double)s->probe_ns * s->chunk_cap >
-				 (double)TRIAGE_SLOW_WRITE_NS * s->probe_bytes);
-		if (slow || judge)
-			s->vouched = !slow;
-		pthread_mutex_unlock(&s->lock);
-		if (slow || judge)
-			s->probe_bytes = s->probe_ns = 0;
-		if (slow)
-			atomic_store_explicit(&s->out->slow_until, t0 + took + TRIAGE_DIRECT_PAUSE_NS,
-					      memory_order_relaxed);
-	}
+	if (next->ops->direct && next->ops->direct(next))
+		judge_write(s, len, t0, mono_ns() - t0);
 	/* A block not taken came back through block_written: its bytes are lost with the error. */
 	output__set_err(s->out, err);
 }
