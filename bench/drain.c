@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 	}
 	if (record_threads__init(&rt, &out, maps, readers, idx, nr_idx, NULL, -1,
 				 PERF_SAMPLE_TIME, 0) ||
-	    record_threads__pipelines(&rt, ops, bufs, (size_t)kib << 10, 0) ||
+	    record_threads__pipelines(&rt, ops, bufs, (size_t)kib << 10, 0, false) ||
 	    (!spin && record_threads__start(&rt)))
 		return 1;
 	spinners = calloc(readers, sizeof(*spinners));

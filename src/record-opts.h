@@ -96,6 +96,7 @@ struct record_opts {
 	bool aux_sample;	/* --aux-sample[=size]: PERF_SAMPLE_AUX in the AUX event's group */
 	uint32_t aux_sample_size;	/* its bytes a sample (default OPTS_DEFAULT_AUX_SAMPLE_SIZE) */
 	int comp_level;		/* -z / --compression-level[=N]: zstd level 1..22 (-z alone: 1; -z0: zstd's default, 3); 0 off */
+	bool comp_auto;		/* -zauto: level comp_level, once the output falls behind (stage-triage.c) */
 	uint64_t user_buffer;	/* --user-buffer-size: the readers' triage memory in bytes; 0 none */
 	bool user_buffer_set;	/* ... given (else the default, TRIAGE_DEFAULT_BUDGET) */
 	const char *output;	/* -o; default "perf.data"; "-": pipe format to stdout */

@@ -404,6 +404,9 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 		record_threads__stage_stats(&rec->readers, &st);
 		in = st.bytes_in;
 		out = st.bytes_out;
+		/* -z auto: said only where a reader compressed (its output fell behind). */
+		if (rec->opts.comp_auto && !st.compressing)
+			return;
 		env->comp_level = rec->opts.comp_level;
 		env->comp_ratio = out ? (uint32_t)((double)in / out + 0.5) : 0;
 		env->comp_mmap_len = rec->comp_mmap_len;
@@ -562,6 +565,11 @@ static int record__targets_and_events(struct record *rec, int *status)
 		return err;
 	}
 	err = setup_events(rec);
+	/* -z auto: perf 6.1 reads an AUX area's trace only uncompressed; it never pays there. */
+	if (!err && rec->opts.comp_auto && aux__evsel(&rec->evlist)) {
+		rec->opts.comp_level = 0;
+		rec->opts.comp_auto = false;
+	}
 	/* -S, --aux-sample: perf's refusals without an AUX event; it goes first. */
 	if (!err)
 		err = aux__setup_events(&rec->evlist, &rec->opts);
@@ -691,7 +699,11 @@ static int record__take_output(struct record *rec)
 			return 1;
 		}
 		o->output = "-";
-		if (o->comp_level) {
+		if (o->comp_level && o->comp_auto) {
+			/* -z auto: compression that perf could not read does not pay. */
+			o->comp_level = 0;
+			o->comp_auto = false;
+		} else if (o->comp_level) {
 			/* Checked: perf report -i - fails on perf record -z -o -'s own stream. */
 			pr_warn("-z is left out with pipe output: perf 6.1 cannot read compressed "
 				"records from a pipe (not even its own: \"failed to process type: "
@@ -734,7 +746,8 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 		sample_layouts__add(&rec->readers.layouts, &rec->evlist.evsels[i]->attr,
 				    rec->evlist.evsels[i]->ids, rec->evlist.evsels[i]->nr_ids);
 	err = record_threads__pipelines(&rec->readers, wops, nr_bufs,
-					(size_t)pages * sysconf(_SC_PAGESIZE), o->comp_level);
+					(size_t)pages * sysconf(_SC_PAGESIZE), o->comp_level,
+					o->comp_auto);
 	if (err)
 		return err;
 
@@ -1031,7 +1044,7 @@ int cmd_record(int argc, char **argv)
 	 * second one the reader copies the ring meanwhile instead of waiting
 	 * for zstd (bench/results/2026-12-01-zstd/).
 	 */
-	if (o->comp_level && nr_bufs < 2)
+	if (o->comp_level && !o->comp_auto && nr_bufs < 2)
 		nr_bufs = 2;
 	evlist__init(&rec->evlist);
 

@@ -662,13 +662,20 @@ static int opt_comp_level(struct record_opts *o, const char *arg, struct parse_s
 	uint64_t val;
 
 	(void)st;
+	o->comp_auto = false;
 	if (!arg || !*arg) {
 		o->comp_level = 1;
 		return 0;
 	}
+	/* perfcap's own: level 1 (as -z), from when the output falls behind (stage-triage.c). */
+	if (!strcmp(arg, "auto")) {
+		o->comp_level = 1;
+		o->comp_auto = true;
+		return 0;
+	}
 	if (parse_u64(arg, 10, &val) || val > OPTS_MAX_COMP_LEVEL)
 		return usage_err(err, errlen, "invalid -z value '%s': expected a zstd level "
-				 "1..%d", arg, OPTS_MAX_COMP_LEVEL);
+				 "1..%d, or auto", arg, OPTS_MAX_COMP_LEVEL);
 	/* zstd reads level 0 as its default level, 3; perf passes 0 on to it. */
 	o->comp_level = val ? (int)val : 3;
 	return 0;
@@ -1240,7 +1247,7 @@ static const struct opt_def opt_table[] = {
 	    "memory the readers drain into while the output\n"
 	    "is behind (B/K/M/G; default 256M; 0: none)"),
 	OPT("compression-level", 'z', ARG_OPTIONAL, "<n>", opt_comp_level,
-	    "zstd-compress the data (level 1..22, default 1)"),
+	    "zstd-compress: level 1..22 (default 1), or auto"),
 	OPT("realtime", 'r', ARG_REQUIRED, "<prio>", opt_realtime,
 	    "run the recorder with SCHED_FIFO priority 1..99"),
 	OPT("reader-sched", 0, ARG_REQUIRED, "<policy>", opt_reader_sched,
@@ -1596,6 +1603,10 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 				"overriding PER-THREAD, as in perf)";
 		opts->per_thread = false;
 	}
+	if (opts->comp_auto && opts->user_buffer_set && !opts->user_buffer)
+		return usage_err(err, errlen, "-z auto compresses once the triage stage's memory "
+				 "fills; --user-buffer-size=0 leaves that stage out: give -z, or a "
+				 "size");
 	if (opts->aio && opts->writer && !strcmp(opts->writer, "sync"))
 		return usage_err(err, errlen, "--aio asks for asynchronous writes; it "
 				 "conflicts with --writer=sync");

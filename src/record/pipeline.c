@@ -23,7 +23,9 @@
 
 int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 {
-	int inflight = cfg->comp_level ? COMPRESS_STAGE_BUFS + 1
+	bool comp_auto = cfg->comp_level && cfg->comp_auto && cfg->budget;
+	int inflight = comp_auto ? MAX(COMPRESS_STAGE_BUFS, TRIAGE_STAGE_INFLIGHT) + 1
+		     : cfg->comp_level ? COMPRESS_STAGE_BUFS + 1
 		     : cfg->budget ? TRIAGE_STAGE_INFLIGHT + 1 : cfg->max_chunks + WRITER_SLACK;
 	struct stage *out;
 
@@ -35,9 +37,14 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 		return -ENOMEM;
 	p->head = out;
 	if (cfg->comp_level) {
-		/* -z: compressed in a thread of its own, then written (stage-compress.c). */
+		/*
+		 * -z: compressed in a thread of its own, then written
+		 * (stage-compress.c); -z auto: the triage stage hands it its
+		 * blocks once the output falls behind, and past it until then.
+		 */
 		struct stage *z = compress_stage__new(out, cfg->out, cfg->comp_level,
-						      cfg->ring_size, cfg->max_chunks, cfg->thread);
+						      cfg->ring_size, cfg->max_chunks, cfg->thread,
+						      comp_auto);
 
 		if (!z)
 			return -ENOMEM;
@@ -48,7 +55,7 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 		int blocks = cfg->comp_level ? MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks)
 					     : TRIAGE_STAGE_INFLIGHT;
 		struct stage *t = triage_stage__new(p->head, cfg->out, cfg->layouts, cfg->budget,
-						    blocks, cfg->thread);
+						    blocks, cfg->thread, comp_auto);
 
 		if (!t)
 			return -ENOMEM;
@@ -141,6 +148,10 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->bytes_kept += s->stats.bytes_kept;
 		sum->direct += s->stats.direct;
 		sum->direct_pauses += s->stats.direct_pauses;
+		if (s->stats.compressing && (!sum->compressing ||
+					     s->stats.compress_from_ns < sum->compress_from_ns))
+			sum->compress_from_ns = s->stats.compress_from_ns;
+		sum->compressing += s->stats.compressing;
 	}
 }
 

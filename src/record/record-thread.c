@@ -98,7 +98,7 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 }
 
 int record_threads__pipelines(struct record_threads *rt, const struct writer_ops *ops,
-			      int nr_bufs, size_t ring_size, int comp_level)
+			      int nr_bufs, size_t ring_size, int comp_level, bool comp_auto)
 {
 	for (int i = 0; i < rt->nr; i++) {
 		struct record_thread *t = &rt->t[i];
@@ -109,6 +109,7 @@ int record_threads__pipelines(struct record_threads *rt, const struct writer_ops
 			.max_chunks = t->nr_maps * nr_bufs,
 			.ring_size = ring_size,
 			.comp_level = comp_level,
+			.comp_auto = comp_auto,
 			.budget = !budget ? 0 : MAX(share, (uint64_t)TRIAGE_MIN_CHUNKS * ring_size),
 			.layouts = &rt->layouts,
 			.rounds = &rt->rounds,

@@ -164,13 +164,14 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 /*
  * Each reader's pipeline (pipeline.h): writer ops on a dup of the
  * output's fd, nr_bufs data buffers a ring of ring_size bytes, with
- * comp_level (-z) a compression stage, and with rt->budget a triage
+ * comp_level (-z) a compression stage (with comp_auto one the triage
+ * stage uses once the output falls behind), and with rt->budget a triage
  * stage in front (each reader an equal share of it, at least
  * TRIAGE_MIN_CHUNKS of its rings' chunks; rt->layouts must hold every
  * event by then). 0 or -errno.
  */
 int record_threads__pipelines(struct record_threads *rt, const struct writer_ops *ops,
-			      int nr_bufs, size_t ring_size, int comp_level);
+			      int nr_bufs, size_t ring_size, int comp_level, bool comp_auto);
 /* The numbers of every reader's stages (once drained). */
 void record_threads__stage_stats(struct record_threads *rt, struct stage_stats *s);
 /* Every reader's writers write into fd from now on (--switch-output). 0 or -errno. */

@@ -119,6 +119,13 @@ struct compress_stage {
 	uint64_t handed_gen;		/* the gen of the last pass end handed on */
 	pthread_t tid;
 	bool started;
+	/*
+	 * -z auto: the thread starts with the first chunk, not with the
+	 * pipeline; until then the stage behind is the triage thread's alone
+	 * (its idle loop here would reap it too).
+	 */
+	bool on_demand, used;
+	int idx;
 };
 
 /* Room a buffer keeps for the FINISHED_ROUND the output stage may put behind it. */
@@ -148,6 +155,8 @@ static void push_pass_end(struct compress_stage *s, uint64_t gen, bool data, uin
 	/* else: cannot be (see q_cap); a clean pass not said only delays a round */
 }
 
+static int cs_start(struct stage *st, int idx);
+
 /* The chunks and the end of a clean pass go over at once: one wakeup. */
 static int cs_submit(struct stage *st, struct chunk **c, int n, struct pass_end *end)
 {
@@ -155,6 +164,16 @@ static int cs_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 	bool clean = end && end->clean;
 	int err = 0;
 
+	if (!s->started && s->on_demand && !s->used) {
+		s->used = true;
+		err = cs_start(st, s->idx);
+		if (err) {
+			output__set_err(s->out, err);
+			for (int i = 0; i < n; i++)
+				c[i]->req.on_complete(&c[i]->req, err);
+			return err;
+		}
+	}
 	pthread_mutex_lock(&s->lock);
 	if (s->q_len + n > s->q_cap) {
 		err = -EOVERFLOW; /* more chunks than the rings have buffers: a bug */
@@ -428,6 +447,9 @@ static int cs_start(struct stage *st, int idx)
 	int err;
 
 	s->stop = false;
+	s->idx = idx;
+	if (s->on_demand && !s->used)
+		return 0;	/* with the first chunk (cs_submit) */
 	err = stage_thread__start(&s->tid, stage_main, s, "z", idx, "compression");
 	if (err)
 		return err;
@@ -504,12 +526,14 @@ static const struct stage_ops compress_stage_ops = {
 };
 
 struct stage *compress_stage__new(struct stage *next, struct output *out, int level,
-				  size_t ring_size, int max_chunks, int thread)
+				  size_t ring_size, int max_chunks, int thread, bool on_demand)
 {
 	struct compress_stage *s = xzalloc(sizeof(*s));
 	size_t cap;
 	int err;
 
+	s->on_demand = on_demand;
+	s->idx = thread;
 	s->stage.ops = &compress_stage_ops;
 	s->stage.next = next;
 	s->out = out;

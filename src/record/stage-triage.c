@@ -176,10 +176,22 @@ struct triage_stage {
 	uint64_t win_start, win_in, win_written;
 	uint64_t in_total;		/* bytes of records copied, after the stack cuts */
 
+	/*
+	 * Where the blocks go: next, or with -z auto (compress_when_behind)
+	 * next->next until the output falls behind (compress_at). Changed
+	 * once, by the thread, under lock, with nothing in flight.
+	 */
+	struct stage *to;
+	bool compress_when_behind;
+	size_t compress_at;		/* ... held bytes past which it goes through next */
+	int max_inflight_z;		/* max_inflight from then on */
+
 	/* The thread's. */
 	uint64_t probe_bytes, probe_ns;	/* its writes since it last judged the file's speed */
-	int inflight;			/* blocks with the next stage */
+	int inflight;			/* blocks with s->to */
 	int max_inflight;		/* ... at most */
+	size_t inflight_bytes;		/* ... their bytes */
+	size_t max_inflight_bytes;	/* -z auto, past next: at most this many (else 0: any) */
 	pthread_t tid;
 	bool started;
 };
@@ -438,16 +450,17 @@ static struct triage_block *pop_block(struct triage_stage *s)
  */
 static bool may_go_direct(struct triage_stage *s, uint64_t now)
 {
-	struct stage *next = s->stage.next;
+	struct stage *to;
 	bool idle;
 
-	if (now < atomic_load_explicit(&s->out->slow_until, memory_order_relaxed) ||
-	    !next->ops->direct || !next->ops->direct(next))
+	if (now < atomic_load_explicit(&s->out->slow_until, memory_order_relaxed))
 		return false;
 	pthread_mutex_lock(&s->lock);
+	/* Under the lock: -z auto's switch (see compress_from_now) changes it. */
+	to = s->to;
 	idle = !s->q_head && !s->busy && !s->held && s->vouched;
 	pthread_mutex_unlock(&s->lock);
-	return idle;
+	return idle && to->ops->direct && to->ops->direct(to);
 }
 
 /* Does an event sample user stacks (else a chunk needs no walk to be trimmed)? */
@@ -477,7 +490,8 @@ static int hand_straight_on(struct triage_stage *s, struct chunk *c, struct pass
 	st->bytes_kept += c->req.len;
 	st->direct++;
 	t0 = mono_ns();
-	err = stage__submit(s->stage.next, &c, 1, end);
+	/* s->to as may_go_direct() read it: only the thread changes it, and it is idle. */
+	err = stage__submit(s->to, &c, 1, end);
 	took = mono_ns() - t0;
 	if (took > TRIAGE_SLOW_WRITE_NS) {
 		atomic_store_explicit(&s->out->slow_until, t0 + took + TRIAGE_DIRECT_PAUSE_NS,
@@ -509,7 +523,7 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		now = mono_ns();
 	}
 	if (!err && !n && clean && may_go_direct(s, now))
-		return stage__submit(s->stage.next, NULL, 0, end);
+		return stage__submit(s->to, NULL, 0, end);
 
 	for (int i = 0; i < n; i++) {
 		struct triage_block *b = NULL;
@@ -526,9 +540,9 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		 * than a small ring takes to fill (a 1 MiB block lost 3.11%
 		 * with 32 KiB rings, a write every 10 ms).
 		 */
+		pthread_mutex_lock(&s->lock);
 		if (s->hold)
 			need = MAX(need, c[i]->cap);
-		pthread_mutex_lock(&s->lock);
 		held = s->held;
 		written = s->written;
 		s->chunk_cap = MAX(s->chunk_cap, c[i]->cap);
@@ -641,14 +655,16 @@ static void block_written(struct write_req *req, int err)
 {
 	struct triage_block *b = req->owner;
 	struct triage_stage *s = b->s;
+	size_t len = b->len;	/* b is the pool's, or freed, once put */
 
 	pthread_mutex_lock(&s->lock);
-	s->held -= b->len;
-	s->written += b->len;
+	s->held -= len;
+	s->written += len;
 	block_put(s, b);
 	pthread_cond_broadcast(&s->room);
 	pthread_mutex_unlock(&s->lock);
 	s->inflight--;
+	s->inflight_bytes -= len;
 }
 
 /*
@@ -682,18 +698,63 @@ static void judge_write(struct triage_stage *s, size_t len, uint64_t t0, uint64_
 				      memory_order_relaxed);
 }
 
-/* Hand b (and the pass end behind it) to the next stage. */
+/*
+ * -z auto: the output is behind; from now on every block goes through
+ * the compression stage (s->stage.next). Everything handed past it is
+ * written first: the stage behind it then has one user again, its
+ * thread, and the order of the stream holds.
+ */
+static void compress_from_now(struct triage_stage *s)
+{
+	while (s->inflight)
+		stage__reap(s->to, true);
+	pthread_mutex_lock(&s->lock);
+	s->to = s->stage.next;
+	s->max_inflight = s->max_inflight_z;
+	s->max_inflight_bytes = 0;
+	/* The compression stage gathers its own frames (see ts_start). */
+	s->hold = false;
+	s->vouched = false;
+	pthread_mutex_unlock(&s->lock);
+	s->stage.stats.compressing = 1;
+	s->stage.stats.compress_from_ns = mono_ns();
+	if (verbose > 0)
+		pr_info("reader %d: the output fell behind (%zu KiB not yet written): compressing "
+			"from now on (-z auto)\n", s->thread, s->compress_at >> 10);
+}
+
+/* Under lock: has the output fallen behind far enough for -z auto to compress? */
+static bool falls_behind(const struct triage_stage *s)
+{
+	return s->compress_when_behind && s->to != s->stage.next && s->held > s->compress_at;
+}
+
+/* Hand b (and the pass end behind it) to the stage after this one. */
 static void hand_on(struct triage_stage *s, struct triage_block *b)
 {
-	struct stage *next = s->stage.next;
+	struct stage *next;
 	struct chunk *c = &b->chunk;
 	struct pass_end end = b->end;
 	bool has_end = b->has_end;
 	size_t len = b->len;		/* b may be reused once submit returns */
 	uint64_t t0;
+	bool behind;
 	int err;
 
-	while (s->inflight >= s->max_inflight)
+	pthread_mutex_lock(&s->lock);
+	behind = b->len && falls_behind(s);
+	pthread_mutex_unlock(&s->lock);
+	if (behind)
+		compress_from_now(s);
+	next = s->to;
+	/*
+	 * -z auto, not yet compressing: what is in flight when the output
+	 * falls behind goes out uncompressed, at the slow output's pace,
+	 * before the first compressed block (compress_from_now); so, little.
+	 */
+	while (s->inflight >= s->max_inflight ||
+	       (s->max_inflight_bytes && s->inflight &&
+		s->inflight_bytes + b->len > s->max_inflight_bytes))
 		stage__reap(next, true);
 	if (!b->len) {
 		/* Only a pass end: nothing to write. */
@@ -710,6 +771,7 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 	c->req.on_complete = block_written;
 	c->cap = b->cap;
 	s->inflight++;
+	s->inflight_bytes += len;
 	t0 = mono_ns();
 	err = stage__submit(next, &c, 1, has_end ? &end : NULL);
 	if (next->ops->direct && next->ops->direct(next))
@@ -721,7 +783,6 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 static void *stage_main(void *arg)
 {
 	struct triage_stage *s = arg;
-	struct stage *next = s->stage.next;
 	struct sched_param normal = { .sched_priority = 0 };
 	int policy;
 
@@ -751,7 +812,7 @@ static void *stage_main(void *arg)
 				struct timespec ts;
 
 				pthread_mutex_unlock(&s->lock);
-				stage__reap(next, false);
+				stage__reap(s->to, false);
 				pthread_mutex_lock(&s->lock);
 				if (s->q_head || s->stop || !s->inflight)
 					continue;
@@ -788,12 +849,12 @@ static void *stage_main(void *arg)
 		pop_block(s);
 		pthread_mutex_unlock(&s->lock);
 		hand_on(s, b);
-		stage__reap(next, false);
+		stage__reap(s->to, false);
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
 	while (s->inflight)
-		stage__reap(next, true);
+		stage__reap(s->to, true);
 	return NULL;
 }
 
@@ -810,9 +871,15 @@ static int ts_start(struct stage *st, int idx)
 	 * 0.16% instead of 0.00%), not for a pipe, whose reader may be
 	 * perf script.
 	 */
-	s->hold = !s->out->pipe && s->stage.next->ops->direct &&
-		  !s->stage.next->ops->direct(s->stage.next);
+	s->hold = !s->out->pipe && s->to->ops->direct && !s->to->ops->direct(s->to);
 	s->hold_bytes = MIN((size_t)TRIAGE_HOLD_BYTES, s->budget / TRIAGE_HOLD_DIV);
+	/*
+	 * -z auto: behind once more is queued than the writes in flight and
+	 * the blocks gathering hold while the output keeps up.
+	 */
+	s->compress_at = s->budget / TRIAGE_AUTO_DIV + (s->hold ? s->hold_bytes : 0);
+	if (s->compress_when_behind && s->to != s->stage.next)
+		s->max_inflight_bytes = s->hold_bytes;
 	err = stage_thread__start(&s->tid, stage_main, s, "t", idx, "triage");
 	if (err)
 		return err;
@@ -831,7 +898,7 @@ static void stop_thread(struct triage_stage *s)
 			hand_on(s, b);
 		}
 		while (s->inflight)
-			stage__reap(s->stage.next, true);
+			stage__reap(s->to, true);
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
@@ -880,11 +947,18 @@ static const struct stage_ops triage_stage_ops = {
 
 struct stage *triage_stage__new(struct stage *next, struct output *out,
 				const struct sample_layouts *layouts, size_t budget, int max_inflight,
-				int thread)
+				int thread, bool compress_when_behind)
 {
 	struct triage_stage *s = xzalloc(sizeof(*s));
 
 	s->max_inflight = max_inflight > 0 ? max_inflight : 1;
+	s->to = next;
+	s->compress_when_behind = compress_when_behind && next->next;
+	if (s->compress_when_behind) {
+		s->to = next->next;
+		s->max_inflight_z = s->max_inflight;
+		s->max_inflight = TRIAGE_STAGE_INFLIGHT;
+	}
 	s->stage.ops = &triage_stage_ops;
 	s->stage.next = next;
 	s->out = out;

@@ -77,6 +77,20 @@ static void print_switches(void)
 		self.ru_nivcsw - loop.ru_nivcsw);
 }
 
+/* -z auto: did the output fall behind, and from when did the readers compress? */
+static void summary_auto(const struct record *rec, const struct stage_stats *st)
+{
+	if (!st->compressing) {
+		fprintf(stderr, "[ perfcap record: -z auto: the output kept up; nothing was "
+			"compressed ]\n");
+		return;
+	}
+	fprintf(stderr, "[ perfcap record: -z auto: the output fell behind; %llu of %d readers "
+		"compressed from then on, the first %.1f s before the end ]\n",
+		(unsigned long long)st->compressing, rec->readers.nr,
+		(double)(mono_ns() - st->compress_from_ns) / 1e9);
+}
+
 void record__print_summary(struct record *rec, int err)
 {
 	struct record_stats *s = &rec->stats;
@@ -105,7 +119,9 @@ void record__print_summary(struct record *rec, int err)
 		rec->ctl.so.timestamp_filename ? ".<timestamp>" : "", (unsigned long long)s->samples,
 		(unsigned long long)lost, pct, (unsigned long long)s->lost_records,
 		rec->out.pipe ? "pipe" : rec->writer.ops ? rec->writer.ops->name : "no");
-	if (rec->opts.comp_level) {
+	if (rec->opts.comp_auto)
+		summary_auto(rec, &st);
+	if (rec->opts.comp_level && (!rec->opts.comp_auto || st.compressing)) {
 		uint64_t in = st.bytes_in, out = st.bytes_out;
 
 		fprintf(stderr, "[ perfcap record: compressed: %.3f MB of records in %.3f MB, "

@@ -14,6 +14,10 @@ setup() {
 	need_record
 }
 
+teardown() {
+	unmount_slowfs
+}
+
 # perf script's events come in time order (threads.bats says why this
 # checks the rounds); a flood on 2 CPUs may lose events in the kernel.
 script_in_time_order() { # FILE
@@ -57,6 +61,38 @@ compressed_reads() { # FILE [LEVEL]
 	compressed_reads z7.data 7
 	pc_record -z3 -a -e cpu-clock -o z3.data -- "$W/parallel" -j 2 -t 0.2
 	compressed_reads z3.data 3
+}
+
+# -z auto (stage-triage.c): compressed from when the output falls behind.
+@test "-z auto: a file that keeps up gets no compression, and no compressed header" {
+	pc_record -zauto -a -g -o za.data -- "$W/parallel" -j 2 -t 0.5
+	grep -F '[ perfcap record: -z auto: the output kept up; nothing was compressed ]' \
+		"$BATS_TEST_TMPDIR/record.err"
+	run ! grep -q 'compressed: ' "$BATS_TEST_TMPDIR/record.err"
+	perf_reads_clean za.data
+	[ "$(perf_stats za.data | stat_of Aggregated COMPRESSED)" = 0 ]
+	perf_ok report --header-only -i za.data
+	run ! grep -q '^# compressed' "$PERF_OUT"
+}
+
+# DWARF stacks at 5 kHz make about 40 MB/s of records here, the file
+# takes 3 MiB/s (bench/fixtures/slowfs.c): uncompressed, the 64 MiB
+# budget would hold them, and their end would take ten seconds to write.
+@test "-z auto: a slow file: compressed once behind, nothing lost, perf reads it all" {
+	mount_slowfs 3m
+	pc_record -zauto --user-buffer-size=64M -F 5000 --call-graph dwarf,4096 -o "$SLOW/f.data" -- \
+		"$W/phases" -t 1
+	cat "$BATS_TEST_TMPDIR/record.err"
+	grep -E '^\[ perfcap record: -z auto: the output fell behind; [12] of 2 readers compressed from then on' \
+		"$BATS_TEST_TMPDIR/record.err"
+	f=$SLOW_BACKING/f.data
+	compressed_reads "$f"
+	# Most of the records went over the link compressed.
+	echo "file $(stat -c %s "$f") bytes"
+	[ "$(stat -c %s "$f")" -lt $((8 << 20)) ]
+	[ "$(perf_samples "$f")" -gt 5000 ]
+	"$P" loss --json "$f" >loss.json
+	python3 -c 'import json, sys; j = json.load(open("loss.json")); sys.exit(not (j["lost"] == 0 and j["triage_dropped"] == 0))'
 }
 
 @test "-z with every writer, with and without --threads: perf reads it" {

@@ -238,3 +238,14 @@ broken_pipe() { # DESCRIPTION COMMAND-ARGS...
 	perf record -z -o - -e cpu-clock -- "$W/parallel" -t 0.1 2>/dev/null >pz.pipe || true
 	perf report -i pz.pipe --stats 2>&1 | grep -q 'failed to process type: 81'
 }
+
+@test "-z auto -o -: never compresses a pipe, and says nothing of it" {
+	set -o pipefail
+	"$P" record -zauto -o - -e cpu-clock -- "$W/parallel" -t 0.3 2>record.err |
+		perf report -i - --stats >live.out 2>live.err
+	set +o pipefail
+	live_clean
+	run ! grep -q -- '-z' record.err
+	[ "$(stats_norm <live.out | stat_of Aggregated SAMPLE)" = "$(summary_samples)" ]
+	[ "$(stats_norm <live.out | stat_of Aggregated COMPRESSED)" = 0 ]
+}

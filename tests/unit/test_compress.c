@@ -414,7 +414,7 @@ static void run_threads(int level, int nr_bufs, const struct writer_ops *ops)
 	}
 	assert_int_equal(record_threads__init(&live, &out, m, NR_READERS, idx, nr_idx, NULL,
 					      -1, PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__pipelines(&live, ops, nr_bufs, RING, level), 0);
+	assert_int_equal(record_threads__pipelines(&live, ops, nr_bufs, RING, level, false), 0);
 	assert_int_equal(record_threads__start(&live), 0);
 	for (int p = 0; p < NR_READERS; p++)
 		pthread_create(&prod[p], NULL, producer, (void *)(intptr_t)p);
@@ -493,7 +493,7 @@ static void test_single_reader_stepped(void **state)
 	assert_int_equal(mmap__init_fake(&m, f.mem, PAGE, RING, 1), 0);
 	assert_int_equal(record_threads__init(&rt, &out, &m, 1, idx, nr_idx, NULL, -1,
 					      PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__pipelines(&rt, &writer_sync_ops, 1, RING, 1), 0);
+	assert_int_equal(record_threads__pipelines(&rt, &writer_sync_ops, 1, RING, 1, false), 0);
 	assert_int_equal(record_threads__start(&rt), 0);
 	for (int step = 0; step < 50; step++) {
 		for (int k = 0; k < 40 && fake_sample(&f, ++t); k++)

@@ -130,7 +130,12 @@ static const struct opt_case cases[] = {
 	{ { "--compression-level=22", "-a" },	"system_wide comp_level=22" },
 	{ { "--compression-level", "-a" },	"system_wide comp_level=1" },
 	{ { "-z0", "-a" },			"system_wide comp_level=3" },	/* zstd's default */
-	{ { "-z23", "-a" },			"!=invalid -z value '23': expected a zstd level 1..22" },
+	{ { "-z23", "-a" },			"!=invalid -z value '23': expected a zstd level 1..22, or auto" },
+	{ { "-zauto", "-a" },			"system_wide comp_level=1 comp_auto" },
+	{ { "--compression-level=auto", "-a" },	"system_wide comp_level=1 comp_auto" },
+	{ { "-zauto", "-z5", "-a" },		"system_wide comp_level=5" },	/* the last one given */
+	{ { "-zauto", "--user-buffer-size=0", "-a" }, "!-z auto compresses once the triage stage" },
+	{ { "-zauto", "--user-buffer-size=1M", "-a" }, "system_wide comp_level=1 comp_auto" },
 	{ { "-zx", "-a" },			"!invalid -z value 'x'" },
 	{ { "-T", "-a" },			"system_wide sample_time" },
 	{ { "--timestamp", "-a" },		"system_wide sample_time" },
@@ -503,6 +508,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " aux_sample=%u", o->aux_sample_size);
 	if (o->comp_level)
 		strbuf__addf(&sb, " comp_level=%d", o->comp_level);
+	if (o->comp_auto)
+		strbuf__addf(&sb, " comp_auto");
 	if (!o->output || strcmp(o->output, "perf.data"))
 		strbuf__addf(&sb, " output=%s", o->output ? o->output : "(null)");
 	if (o->no_buildid_cache)

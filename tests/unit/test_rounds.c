@@ -185,7 +185,7 @@ static void test_reader_threads_keep_perf_order(void **state)
 	}
 	assert_int_equal(record_threads__init(&live, &out, m, NR_READERS, idx, nr_idx, NULL,
 					      -1, PERF_SAMPLE_TIME, 0), 0);
-	assert_int_equal(record_threads__pipelines(&live, &writer_sync_ops, 2, RING, 0), 0);
+	assert_int_equal(record_threads__pipelines(&live, &writer_sync_ops, 2, RING, 0, false), 0);
 	assert_int_equal(record_threads__start(&live), 0);
 	for (int p = 0; p < NR_READERS; p++)
 		pthread_create(&prod[p], NULL, producer, (void *)(intptr_t)p);

@@ -267,12 +267,8 @@ static void run(struct holder *h, struct stage *t, int chunks, int pairs, bool h
 	free(rc);
 }
 
-static void setup_stage(struct holder *h, struct output *out, struct sample_layouts *ls,
-			struct stage **t, size_t budget, bool hold, bool direct)
+static void holder_init(struct holder *h, bool hold, bool direct)
 {
-	struct perf_event_attr a = { .sample_type = ST, .sample_id_all = 1 };
-	uint64_t id = 42;
-
 	memset(h, 0, sizeof(*h));
 	h->stage.ops = &holder_ops;
 	pthread_mutex_init(&h->lock, NULL);
@@ -280,12 +276,36 @@ static void setup_stage(struct holder *h, struct output *out, struct sample_layo
 	h->hold = hold;
 	h->direct = direct;
 	h->slow_at = -1;
+}
+
+/*
+ * The stage in front of h; with z (-z auto) in front of z, a holder that
+ * stands for the compression stage, in front of h.
+ */
+static void setup_stages(struct holder *h, struct holder *z, struct output *out,
+			 struct sample_layouts *ls, struct stage **t, size_t budget, bool hold,
+			 bool direct)
+{
+	struct perf_event_attr a = { .sample_type = ST, .sample_id_all = 1 };
+	uint64_t id = 42;
+
+	holder_init(h, hold, direct);
+	if (z) {
+		holder_init(z, false, false);
+		z->stage.next = &h->stage;
+	}
 	memset(out, 0, sizeof(*out));
 	sample_layouts__init(ls);
 	sample_layouts__add(ls, &a, &id, 1);
-	*t = triage_stage__new(&h->stage, out, ls, budget, 2, 0);
+	*t = triage_stage__new(z ? &z->stage : &h->stage, out, ls, budget, 2, 0, z != NULL);
 	assert_non_null(*t);
 	assert_int_equal((*t)->ops->start(*t, 0), 0);
+}
+
+static void setup_stage(struct holder *h, struct output *out, struct sample_layouts *ls,
+			struct stage **t, size_t budget, bool hold, bool direct)
+{
+	setup_stages(h, NULL, out, ls, t, budget, hold, direct);
 }
 
 static void teardown_stage(struct holder *h, struct sample_layouts *ls, struct stage *t)
@@ -479,6 +499,72 @@ static void test_blocks_gather_for_a_writer_that_holds_requests(void **state)
 	teardown_stage(&h, &ls, t);
 }
 
+/*
+ * -z auto (compress_when_behind): while the output keeps up, the blocks
+ * and the reader's own chunks go past the compression stage; nothing
+ * reaches it.
+ */
+static void test_auto_compresses_nothing_while_the_output_keeps_up(void **state)
+{
+	struct holder h, z;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+	struct tally n;
+
+	setup_stages(&h, &z, &out, &ls, &t, 1 << 20, false, true);
+	h.gap_ns = 2 * 1000000L;
+	run(&h, t, 20, 10, false);
+	count(&h.got, &n);
+	assert_int_equal(z.calls, 0);
+	assert_int_equal(z.got.len, 0);
+	assert_int_equal(n.samples, 200);
+	assert_int_equal(n.comms, 200);
+	/* The reader wrote past it too, as without -z auto. */
+	assert_true(h.straight > 0);
+	assert_int_equal(t->stats.compressing, 0);
+	teardown_stage(&h, &ls, t);
+	strbuf__exit(&z.got);
+}
+
+/*
+ * -z auto with an output that falls behind (200 KB/s for 2 MB/s of
+ * records): the first blocks go past the compression stage; once more
+ * than a TRIAGE_AUTO_DIV-th of the budget waits, every later one goes
+ * through it, for good, and the stream stays whole and in order: what
+ * went past, then what went through.
+ */
+static void test_auto_compresses_from_when_the_output_falls_behind(void **state)
+{
+	struct holder h, z;
+	struct output out;
+	struct sample_layouts ls;
+	struct stage *t;
+	struct tally past, through, all;
+	struct strbuf both = { 0 };
+
+	setup_stages(&h, &z, &out, &ls, &t, 1 << 20, false, true);
+	h.copy_rate = 200e3;
+	h.gap_ns = 1000000L;
+	run(&h, t, 100, 10, false);
+	count(&h.got, &past);
+	count(&z.got, &through);
+	assert_true(past.samples > 0);
+	assert_true(through.samples > 0);
+	assert_int_equal(t->stats.compressing, 1);
+	strbuf__add(&both, h.got.data, h.got.len);
+	strbuf__add(&both, z.got.data, z.got.len);
+	count(&both, &all);
+	assert_false(all.unordered);
+	assert_int_equal(all.comms, 1000);
+	assert_int_equal(all.samples + all.lost, 1000);
+	/* Nothing of the reader's own: the output was slow from the start. */
+	assert_int_equal(h.straight, 0);
+	strbuf__exit(&both);
+	teardown_stage(&h, &ls, t);
+	strbuf__exit(&z.got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_a_slow_output_is_never_the_readers),
 		cmocka_unit_test(test_a_slow_link_is_judged_by_a_whole_chunk),
 		cmocka_unit_test(test_blocks_gather_for_a_writer_that_holds_requests),
+		cmocka_unit_test(test_auto_compresses_nothing_while_the_output_keeps_up),
+		cmocka_unit_test(test_auto_compresses_from_when_the_output_falls_behind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
