@@ -18,9 +18,10 @@
 # CAP (bytes/s, pv's suffixes k, m) defaults to a quarter of perf's
 # uncapped data rate, measured first in one calibration run.
 # Recorders (-w, comma separated): perf, perfcap, or alt (ALT=binary: an
-# A/B of perfcap inside one run); perfcap-ubSIZE is perfcap with
-# --user-buffer-size=SIZE (e.g. perfcap-ub16M); a name ending in -z
-# records with -z (perf-z, perfcap-ub16M-z); default perf,perfcap.
+# A/B of perfcap inside one run), each with tokens that add options: -ubSIZE
+# (--user-buffer-size=SIZE, not perf), -aio (--aio), -z (-z), -zauto
+# (-zauto), e.g. perfcap-ub16M-z, perf-aio-z, perfcap-aio-zauto; default
+# perf,perfcap.
 #
 # Each rep runs every recorder uncapped and capped (order rotated); each
 # file is read by perf (`perf report -i - < FILE`): --stats gives the
@@ -62,15 +63,26 @@ mkdir -p "$OUTDIR" "$KEEPDIR"
 OUTDIR=$(realpath "$OUTDIR")
 
 rec_bin() {
-	local r=$1 z=
-	case $r in *-z) z=" -z"; r=${r%-z} ;; esac
-	case $r in
-	perf) echo "$PERF$z" ;;
-	perfcap) echo "$PERFCAP$z" ;;
-	perfcap-ub*) echo "$PERFCAP --user-buffer-size=${r#perfcap-ub}$z" ;;
-	alt) echo "${ALT:?ALT=perfcap binary}$z" ;;
+	local bin t o=
+	local -a toks
+	IFS=- read -r -a toks <<<"$1"
+	case ${toks[0]} in
+	perf) bin=$PERF ;;
+	perfcap) bin=$PERFCAP ;;
+	alt) bin=${ALT:?ALT=perfcap binary} ;;
 	*) echo "bench/capped.sh: unknown recorder '$1'" >&2; exit 2 ;;
 	esac
+	for t in "${toks[@]:1}"; do
+		case $t in
+		z) o="$o -z" ;;
+		zauto) o="$o -zauto" ;;
+		aio) o="$o --aio" ;;
+		ub*) [ "$bin" != "$PERF" ] || { echo "bench/capped.sh: perf has no $t" >&2; exit 2; }
+		     o="$o --user-buffer-size=${t#ub}" ;;
+		*) echo "bench/capped.sh: unknown recorder '$1'" >&2; exit 2 ;;
+		esac
+	done
+	echo "$bin$o"
 }
 IFS=, read -r -a recorders <<< "$RECS"
 for r in "${recorders[@]}"; do rec_bin "$r" >/dev/null; done

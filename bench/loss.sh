@@ -18,7 +18,7 @@
 # Recorders (-w): perfcap (its default) perfcap-sync perfcap-aio perfcap-aioN
 #                 perfcap-uring perf perf-aio perf-aioN perf-threads (N: --aio=N);
 #                 more tokens add options: -threads (--threads), -rtN (-r N),
-#                 -status (--status=0.5), -z (-z: zstd level 1), -zN
+#                 -status (--status=0.5), -z (-z: zstd level 1), -zauto, -zN
 #                 (--compression-level=N), ubSIZE (--user-buffer-size=SIZE;
 #                 perfcap only, ub0: no triage stage), e.g. perfcap-threads-aio4, perf-rt1,
 #                 perfcap-z against perf-z, perfcap-aio4-z3 against perf-aio4-z3
@@ -114,6 +114,7 @@ rec_opts() { # TOKENS...
 		rt[0-9]*) o="$o -r ${t#rt}" ;;
 		status) o="$o --status=0.5" ;;
 		z) o="$o -z" ;;
+		zauto) o="$o -zauto" ;;
 		z[0-9]*) o="$o --compression-level=${t#z}" ;;
 		ub[0-9]*) o="$o --user-buffer-size=${t#ub}" ;;
 		*) return 1 ;;

@@ -404,7 +404,7 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 		record_threads__stage_stats(&rec->readers, &st);
 		in = st.bytes_in;
 		out = st.bytes_out;
-		/* -z auto: said only where a reader compressed (its output fell behind). */
+		/* -zauto: said only where a reader compressed (its output fell behind). */
 		if (rec->opts.comp_auto && !st.compressing)
 			return;
 		env->comp_level = rec->opts.comp_level;
@@ -565,7 +565,7 @@ static int record__targets_and_events(struct record *rec, int *status)
 		return err;
 	}
 	err = setup_events(rec);
-	/* -z auto: perf 6.1 reads an AUX area's trace only uncompressed; it never pays there. */
+	/* -zauto: perf 6.1 reads an AUX area's trace only uncompressed; it never pays there. */
 	if (!err && rec->opts.comp_auto && aux__evsel(&rec->evlist)) {
 		rec->opts.comp_level = 0;
 		rec->opts.comp_auto = false;
@@ -700,7 +700,7 @@ static int record__take_output(struct record *rec)
 		}
 		o->output = "-";
 		if (o->comp_level && o->comp_auto) {
-			/* -z auto: compression that perf could not read does not pay. */
+			/* -zauto: compression that perf could not read does not pay. */
 			o->comp_level = 0;
 			o->comp_auto = false;
 		} else if (o->comp_level) {

@@ -1604,7 +1604,7 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 		opts->per_thread = false;
 	}
 	if (opts->comp_auto && opts->user_buffer_set && !opts->user_buffer)
-		return usage_err(err, errlen, "-z auto compresses once the triage stage's memory "
+		return usage_err(err, errlen, "-zauto compresses once the triage stage's memory "
 				 "fills; --user-buffer-size=0 leaves that stage out: give -z, or a "
 				 "size");
 	if (opts->aio && opts->writer && !strcmp(opts->writer, "sync"))

@@ -39,7 +39,7 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 	if (cfg->comp_level) {
 		/*
 		 * -z: compressed in a thread of its own, then written
-		 * (stage-compress.c); -z auto: the triage stage hands it its
+		 * (stage-compress.c); -zauto: the triage stage hands it its
 		 * blocks once the output falls behind, and past it until then.
 		 */
 		struct stage *z = compress_stage__new(out, cfg->out, cfg->comp_level,

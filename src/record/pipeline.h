@@ -123,7 +123,7 @@ struct stage_stats {
 	uint64_t bytes_kept;		/* bytes it handed on */
 	uint64_t direct;		/* chunks the reader handed straight on, not copied */
 	uint64_t direct_pauses;		/* ... stopped for a slow write (TRIAGE_SLOW_WRITE_NS) */
-	uint64_t compressing;		/* -z auto: readers whose output fell behind (1 or 0 a stage) */
+	uint64_t compressing;		/* -zauto: readers whose output fell behind (1 or 0 a stage) */
 	uint64_t compress_from_ns;	/* ... the first one's time (CLOCK_MONOTONIC) */
 };
 
@@ -172,7 +172,7 @@ struct stage *output_stage__new_on(struct output *out, struct writer *w,
  * them to next, at most COMPRESS_STAGE_BUFS buffers at a time. For a
  * reader whose rings hold at most max_chunks data buffers of at most
  * ring_size bytes; level is zstd's; after out's first error it only gives
- * chunks back. With on_demand (-z auto, behind a triage stage that
+ * chunks back. With on_demand (-zauto, behind a triage stage that
  * hands it nothing until the output falls behind) its thread starts with
  * its first chunk, not with start(). NULL with a message.
  */
@@ -195,7 +195,7 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
  * buffers, not the stage's). layouts stays the caller's and holds every
  * event already (whether any samples user stacks is read once).
  *
- * With compress_when_behind (-z auto) next is a compression stage
+ * With compress_when_behind (-zauto) next is a compression stage
  * (on_demand) and the blocks go past it, to next->next, TRIAGE_STAGE_INFLIGHT
  * at a time, until the blocks not yet written pass a TRIAGE_AUTO_DIV-th
  * of the budget (and what gathers for TRIAGE_HOLD_MS): from then on, for
@@ -240,7 +240,7 @@ struct pipeline_config {
 	int max_chunks;			/* data buffers over the reader's rings */
 	size_t ring_size;		/* a ring's data size */
 	int comp_level;			/* -z: zstd level; 0: no compression */
-	bool comp_auto;			/* -z auto: ... only once the output falls behind (triage) */
+	bool comp_auto;			/* -zauto: ... only once the output falls behind (triage) */
 	size_t budget;			/* the triage stage's memory; 0: no triage stage */
 	const struct sample_layouts *layouts;	/* the events' sample layouts, for triage */
 	struct rounds *rounds;		/* shared by the readers */

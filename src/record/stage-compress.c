@@ -15,6 +15,13 @@
  * it, through its reap, as soon as it is compressed (one compression
  * later, not one write later).
  *
+ * With -zauto the triage stage in front hands this stage nothing while
+ * the output keeps up (its blocks go past, to the output stage) and
+ * everything from when the output falls behind (stage-triage.c,
+ * compress_from_now). Until then the output stage is the triage
+ * thread's alone, so this stage's thread, whose idle loop reaps the
+ * output stage, starts only with its first chunk (on_demand).
+ *
  * Rounds (rounds.h). A chunk's size in the file is known only once it
  * is compressed, so only then can its offset be reserved. The end of a
  * clean pass is queued behind the pass's chunks (a clean-pass item
@@ -120,7 +127,7 @@ struct compress_stage {
 	pthread_t tid;
 	bool started;
 	/*
-	 * -z auto: the thread starts with the first chunk, not with the
+	 * -zauto: the thread starts with the first chunk, not with the
 	 * pipeline; until then the stage behind is the triage thread's alone
 	 * (its idle loop here would reap it too).
 	 */

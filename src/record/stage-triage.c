@@ -75,6 +75,20 @@
  * earlier. One wakeup of the thread and of the helper then serves many
  * passes, where it served one (bench/results/2026-12-02-aio-gather/).
  *
+ * -zauto (compress_when_behind): the next stage is the compression
+ * stage, and the blocks go past it, to the output stage, while the output
+ * keeps up, so that a recording whose output keeps up is the one made
+ * without -z (the reader's own writes included). Once the blocks not yet
+ * written pass a TRIAGE_AUTO_DIV-th of the budget (and what gathers for
+ * TRIAGE_HOLD_MS), before the stack cuts at a quarter, the thread waits
+ * for its writes past it, then sends every block through it for the rest
+ * of the recording (compress_from_now): the output stage has one user at
+ * a time, and the stream its order. What is in flight at the switch goes
+ * out uncompressed at the slow output's pace, so until then at most
+ * hold_bytes are (16 blocks of --aio held a 3 MiB/s file's switch back
+ * over a second); the uncapped cost is nil, -z's 2.6x the recorder CPU
+ * (bench/results/2026-12-03-zauto-uncapped/).
+ *
  * Locks: lock protects the queue, held, busy, stop, the pool and the
  * done counters; it is never held while copying or handing on (the block
  * the reader appends to is marked appending, and the thread waits for
@@ -177,7 +191,7 @@ struct triage_stage {
 	uint64_t in_total;		/* bytes of records copied, after the stack cuts */
 
 	/*
-	 * Where the blocks go: next, or with -z auto (compress_when_behind)
+	 * Where the blocks go: next, or with -zauto (compress_when_behind)
 	 * next->next until the output falls behind (compress_at). Changed
 	 * once, by the thread, under lock, with nothing in flight.
 	 */
@@ -191,7 +205,7 @@ struct triage_stage {
 	int inflight;			/* blocks with s->to */
 	int max_inflight;		/* ... at most */
 	size_t inflight_bytes;		/* ... their bytes */
-	size_t max_inflight_bytes;	/* -z auto, past next: at most this many (else 0: any) */
+	size_t max_inflight_bytes;	/* -zauto, past next: at most this many (else 0: any) */
 	pthread_t tid;
 	bool started;
 };
@@ -456,7 +470,7 @@ static bool may_go_direct(struct triage_stage *s, uint64_t now)
 	if (now < atomic_load_explicit(&s->out->slow_until, memory_order_relaxed))
 		return false;
 	pthread_mutex_lock(&s->lock);
-	/* Under the lock: -z auto's switch (see compress_from_now) changes it. */
+	/* Under the lock: -zauto's switch (see compress_from_now) changes it. */
 	to = s->to;
 	idle = !s->q_head && !s->busy && !s->held && s->vouched;
 	pthread_mutex_unlock(&s->lock);
@@ -699,7 +713,7 @@ static void judge_write(struct triage_stage *s, size_t len, uint64_t t0, uint64_
 }
 
 /*
- * -z auto: the output is behind; from now on every block goes through
+ * -zauto: the output is behind; from now on every block goes through
  * the compression stage (s->stage.next). Everything handed past it is
  * written first: the stage behind it then has one user again, its
  * thread, and the order of the stream holds.
@@ -720,10 +734,10 @@ static void compress_from_now(struct triage_stage *s)
 	s->stage.stats.compress_from_ns = mono_ns();
 	if (verbose > 0)
 		pr_info("reader %d: the output fell behind (%zu KiB not yet written): compressing "
-			"from now on (-z auto)\n", s->thread, s->compress_at >> 10);
+			"from now on (-zauto)\n", s->thread, s->compress_at >> 10);
 }
 
-/* Under lock: has the output fallen behind far enough for -z auto to compress? */
+/* Under lock: has the output fallen behind far enough for -zauto to compress? */
 static bool falls_behind(const struct triage_stage *s)
 {
 	return s->compress_when_behind && s->to != s->stage.next && s->held > s->compress_at;
@@ -748,7 +762,7 @@ static void hand_on(struct triage_stage *s, struct triage_block *b)
 		compress_from_now(s);
 	next = s->to;
 	/*
-	 * -z auto, not yet compressing: what is in flight when the output
+	 * -zauto, not yet compressing: what is in flight when the output
 	 * falls behind goes out uncompressed, at the slow output's pace,
 	 * before the first compressed block (compress_from_now); so, little.
 	 */
@@ -874,7 +888,7 @@ static int ts_start(struct stage *st, int idx)
 	s->hold = !s->out->pipe && s->to->ops->direct && !s->to->ops->direct(s->to);
 	s->hold_bytes = MIN((size_t)TRIAGE_HOLD_BYTES, s->budget / TRIAGE_HOLD_DIV);
 	/*
-	 * -z auto: behind once more is queued than the writes in flight and
+	 * -zauto: behind once more is queued than the writes in flight and
 	 * the blocks gathering hold while the output keeps up.
 	 */
 	s->compress_at = s->budget / TRIAGE_AUTO_DIV + (s->hold ? s->hold_bytes : 0);

@@ -77,15 +77,15 @@ static void print_switches(void)
 		self.ru_nivcsw - loop.ru_nivcsw);
 }
 
-/* -z auto: did the output fall behind, and from when did the readers compress? */
+/* -zauto: did the output fall behind, and from when did the readers compress? */
 static void summary_auto(const struct record *rec, const struct stage_stats *st)
 {
 	if (!st->compressing) {
-		fprintf(stderr, "[ perfcap record: -z auto: the output kept up; nothing was "
+		fprintf(stderr, "[ perfcap record: -zauto: the output kept up; nothing was "
 			"compressed ]\n");
 		return;
 	}
-	fprintf(stderr, "[ perfcap record: -z auto: the output fell behind; %llu of %d readers "
+	fprintf(stderr, "[ perfcap record: -zauto: the output fell behind; %llu of %d readers "
 		"compressed from then on, the first %.1f s before the end ]\n",
 		(unsigned long long)st->compressing, rec->readers.nr,
 		(double)(mono_ns() - st->compress_from_ns) / 1e9);

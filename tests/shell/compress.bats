@@ -63,10 +63,10 @@ compressed_reads() { # FILE [LEVEL]
 	compressed_reads z3.data 3
 }
 
-# -z auto (stage-triage.c): compressed from when the output falls behind.
-@test "-z auto: a file that keeps up gets no compression, and no compressed header" {
+# -zauto (stage-triage.c): compressed from when the output falls behind.
+@test "-zauto: a file that keeps up gets no compression, and no compressed header" {
 	pc_record -zauto -a -g -o za.data -- "$W/parallel" -j 2 -t 0.5
-	grep -F '[ perfcap record: -z auto: the output kept up; nothing was compressed ]' \
+	grep -F '[ perfcap record: -zauto: the output kept up; nothing was compressed ]' \
 		"$BATS_TEST_TMPDIR/record.err"
 	run ! grep -q 'compressed: ' "$BATS_TEST_TMPDIR/record.err"
 	perf_reads_clean za.data
@@ -78,12 +78,12 @@ compressed_reads() { # FILE [LEVEL]
 # DWARF stacks at 5 kHz make about 40 MB/s of records here, the file
 # takes 3 MiB/s (bench/fixtures/slowfs.c): uncompressed, the 64 MiB
 # budget would hold them, and their end would take ten seconds to write.
-@test "-z auto: a slow file: compressed once behind, nothing lost, perf reads it all" {
+@test "-zauto: a slow file: compressed once behind, nothing lost, perf reads it all" {
 	mount_slowfs 3m
 	pc_record -zauto --user-buffer-size=64M -F 5000 --call-graph dwarf,4096 -o "$SLOW/f.data" -- \
 		"$W/phases" -t 1
 	cat "$BATS_TEST_TMPDIR/record.err"
-	grep -E '^\[ perfcap record: -z auto: the output fell behind; [12] of 2 readers compressed from then on' \
+	grep -E '^\[ perfcap record: -zauto: the output fell behind; [12] of 2 readers compressed from then on' \
 		"$BATS_TEST_TMPDIR/record.err"
 	f=$SLOW_BACKING/f.data
 	compressed_reads "$f"

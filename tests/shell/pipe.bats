@@ -239,7 +239,7 @@ broken_pipe() { # DESCRIPTION COMMAND-ARGS...
 	perf report -i pz.pipe --stats 2>&1 | grep -q 'failed to process type: 81'
 }
 
-@test "-z auto -o -: never compresses a pipe, and says nothing of it" {
+@test "-zauto -o -: never compresses a pipe, and says nothing of it" {
 	set -o pipefail
 	"$P" record -zauto -o - -e cpu-clock -- "$W/parallel" -t 0.3 2>record.err |
 		perf report -i - --stats >live.out 2>live.err

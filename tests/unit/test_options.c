@@ -134,7 +134,7 @@ static const struct opt_case cases[] = {
 	{ { "-zauto", "-a" },			"system_wide comp_level=1 comp_auto" },
 	{ { "--compression-level=auto", "-a" },	"system_wide comp_level=1 comp_auto" },
 	{ { "-zauto", "-z5", "-a" },		"system_wide comp_level=5" },	/* the last one given */
-	{ { "-zauto", "--user-buffer-size=0", "-a" }, "!-z auto compresses once the triage stage" },
+	{ { "-zauto", "--user-buffer-size=0", "-a" }, "!-zauto compresses once the triage stage" },
 	{ { "-zauto", "--user-buffer-size=1M", "-a" }, "system_wide comp_level=1 comp_auto" },
 	{ { "-zx", "-a" },			"!invalid -z value 'x'" },
 	{ { "-T", "-a" },			"system_wide sample_time" },

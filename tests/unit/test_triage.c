@@ -279,7 +279,7 @@ static void holder_init(struct holder *h, bool hold, bool direct)
 }
 
 /*
- * The stage in front of h; with z (-z auto) in front of z, a holder that
+ * The stage in front of h; with z (-zauto) in front of z, a holder that
  * stands for the compression stage, in front of h.
  */
 static void setup_stages(struct holder *h, struct holder *z, struct output *out,
@@ -500,7 +500,7 @@ static void test_blocks_gather_for_a_writer_that_holds_requests(void **state)
 }
 
 /*
- * -z auto (compress_when_behind): while the output keeps up, the blocks
+ * -zauto (compress_when_behind): while the output keeps up, the blocks
  * and the reader's own chunks go past the compression stage; nothing
  * reaches it.
  */
@@ -520,7 +520,7 @@ static void test_auto_compresses_nothing_while_the_output_keeps_up(void **state)
 	assert_int_equal(z.got.len, 0);
 	assert_int_equal(n.samples, 200);
 	assert_int_equal(n.comms, 200);
-	/* The reader wrote past it too, as without -z auto. */
+	/* The reader wrote past it too, as without -zauto. */
 	assert_true(h.straight > 0);
 	assert_int_equal(t->stats.compressing, 0);
 	teardown_stage(&h, &ls, t);
@@ -528,7 +528,7 @@ static void test_auto_compresses_nothing_while_the_output_keeps_up(void **state)
 }
 
 /*
- * -z auto with an output that falls behind (200 KB/s for 2 MB/s of
+ * -zauto with an output that falls behind (200 KB/s for 2 MB/s of
  * records): the first blocks go past the compression stage; once more
  * than a TRIAGE_AUTO_DIV-th of the budget waits, every later one goes
  * through it, for good, and the stream stays whole and in order: what
