@@ -11,8 +11,8 @@ C=.carry
 make -s
 rm -rf "$C"
 mkdir -p "$C/bin" "$C/lib" "$C/workloads"
-for b in ./perfcap "$(readlink -f "$(command -v perf)")" /usr/bin/time /usr/bin/pv; do
-	[ -x "$b" ] || { echo "prepare.sh: $b is missing (apt-get install linux-perf time pv)" >&2; exit 1; }
+for b in ./perfcap "$(readlink -f "$(command -v perf)")" /usr/bin/time build/bench/capcat; do
+	[ -x "$b" ] || { echo "prepare.sh: $b is missing (apt-get install linux-perf time; make)" >&2; exit 1; }
 	cp -L "$b" "$C/bin/$(basename "$b" | sed 's/_[0-9.]*$//')"
 	ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r l; do
 		cp -Ln "$l" "$C/lib/"

@@ -26,7 +26,7 @@ B=${TMPDIR:-/tmp}/perfcap-carry-bin
 OUTDIR=${OUT:-bench/out/device}
 [ -x "$C/lib/ld-linux-x86-64.so.2" ] || { echo "run.sh: no .carry/ (run bench/device/prepare.sh here, carry .carry)" >&2; exit 1; }
 mkdir -p "$B" "$OUTDIR"
-for p in perf perfcap time drain pv; do
+for p in perf perfcap time drain capcat; do
 	printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
 		"$C/lib/ld-linux-x86-64.so.2" "$C/lib" "$C/bin/$p" >"$B/$p"
 	chmod +x "$B/$p"
@@ -45,7 +45,7 @@ done
 } | tee "$OUTDIR/machine.txt"
 if [ "${CAPPED:-0}" = 1 ]; then
 	[ $# != 0 ] || set -- -r 3 -d 3 -w perf,perfcap,perfcap-ub64M
-	PERF=$B/perf PERFCAP=$B/perfcap PV=$B/pv W=$C/workloads \
+	PERF=$B/perf PERFCAP=$B/perfcap CAPCAT=$B/capcat W=$C/workloads \
 		bench/capped.sh "$@" -o "$OUTDIR/capped"
 	exit
 fi

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/sample-layout.h"
 #include "io/output.h"
 #include "perf-file.h"
 #include "record/pipeline.h"
@@ -261,6 +262,7 @@ static void test_init_builds_what_the_config_asks_for(void **state)
 	struct output file;
 	struct writer fw;
 	struct pipeline p;
+	struct sample_layouts ls;
 	struct pipeline_config cfg = {
 		.out = &file, .ops = &writer_sync_ops, .max_chunks = 4, .ring_size = 4096,
 	};
@@ -283,6 +285,24 @@ static void test_init_builds_what_the_config_asks_for(void **state)
 	assert_int_equal(pipeline__queued(&p), 0);
 	pipeline__exit(&p);
 	assert_null(p.head);
+	/* -zauto: the triage stage in front of the compression stage it may switch to. */
+	sample_layouts__init(&ls);
+	cfg.comp_auto = true;
+	cfg.budget = 1 << 20;
+	cfg.layouts = &ls;
+	assert_int_equal(pipeline__init(&p, &cfg), 0);
+	assert_string_equal(p.head->ops->name, "triage");
+	assert_string_equal(p.head->next->ops->name, "compress");
+	assert_string_equal(p.head->next->next->ops->name, "output");
+	assert_int_equal(pipeline__start(&p), 0);
+	assert_int_equal(pipeline__drain(&p), 0);
+	pipeline__exit(&p);
+	/* ... which needs the triage stage: without one, -zauto is -z's pipeline. */
+	cfg.budget = 0;
+	assert_int_equal(pipeline__init(&p, &cfg), 0);
+	assert_string_equal(p.head->ops->name, "compress");
+	pipeline__exit(&p);
+	sample_layouts__exit(&ls);
 	output__close(&file);
 	writer__exit(&fw);
 }
