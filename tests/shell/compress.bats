@@ -76,23 +76,27 @@ compressed_reads() { # FILE [LEVEL]
 }
 
 # DWARF stacks at 5 kHz make about 40 MB/s of records here, the file
-# takes 3 MiB/s (bench/fixtures/slowfs.c): uncompressed, the 64 MiB
+# takes 3 MiB/s (bench/fixtures/slowfs.c): uncompressed, the 128 MiB
 # budget would hold them, and their end would take ten seconds to write.
+# Sync, and --aio (at most 1 MiB in flight uncompressed when it switches).
 @test "-zauto: a slow file: compressed once behind, nothing lost, perf reads it all" {
 	mount_slowfs 3m
-	pc_record -zauto --user-buffer-size=64M -F 5000 --call-graph dwarf,4096 -o "$SLOW/f.data" -- \
-		"$W/phases" -t 1
-	cat "$BATS_TEST_TMPDIR/record.err"
-	grep -E '^\[ perfcap record: -zauto: the output fell behind; [12] of 2 readers compressed from then on' \
-		"$BATS_TEST_TMPDIR/record.err"
-	f=$SLOW_BACKING/f.data
-	compressed_reads "$f"
-	# Most of the records went over the link compressed.
-	echo "file $(stat -c %s "$f") bytes"
-	[ "$(stat -c %s "$f")" -lt $((8 << 20)) ]
-	[ "$(perf_samples "$f")" -gt 5000 ]
-	"$P" loss --json "$f" >loss.json
-	python3 -c 'import json, sys; j = json.load(open("loss.json")); sys.exit(not (j["lost"] == 0 and j["triage_dropped"] == 0))'
+	for writer in "" --aio; do
+		# shellcheck disable=SC2086
+		pc_record -zauto $writer --user-buffer-size=128M -F 5000 --call-graph dwarf,4096 \
+			-o "$SLOW/f.data" -- "$W/phases" -t 1
+		cat "$BATS_TEST_TMPDIR/record.err"
+		grep -E '^\[ perfcap record: -zauto: the output fell behind; [12] of 2 readers compressed from then on' \
+			"$BATS_TEST_TMPDIR/record.err"
+		f=$SLOW_BACKING/f.data
+		compressed_reads "$f"
+		# Most of the records went over the link compressed.
+		echo "${writer:-sync}: file $(stat -c %s "$f") bytes"
+		[ "$(stat -c %s "$f")" -lt $((8 << 20)) ]
+		[ "$(perf_samples "$f")" -gt 5000 ]
+		"$P" loss --json "$f" >loss.json
+		python3 -c 'import json, sys; j = json.load(open("loss.json")); sys.exit(not (j["lost"] == 0 and j["triage_dropped"] == 0))'
+	done
 }
 
 @test "-z with every writer, with and without --threads: perf reads it" {
