@@ -28,7 +28,7 @@ else ifneq ($(CROSS),)
   $(error CROSS=$(CROSS): this Makefile cross-builds for aarch64 only (CROSS=aarch64))
 endif
 
-PKGS    := libelf libzstd liburing libtracefs libbpf
+PKGS    := libelf libdw libzstd liburing libtracefs libbpf
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wmissing-prototypes -D_GNU_SOURCE -iquote src \

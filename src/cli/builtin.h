@@ -8,5 +8,6 @@ int cmd_loss(int argc, char **argv);	/* builtin-loss.c */
 int cmd_dump(int argc, char **argv);	/* builtin-dump.c */
 int cmd_test(int argc, char **argv);	/* builtin-test.c */
 int cmd_trim(int argc, char **argv);	/* builtin-trim.c */
+int cmd_inject(int argc, char **argv);	/* builtin-inject.c */
 
 #endif

@@ -14,6 +14,7 @@ static const char usage[] =
 	"  dump     print a perf.data file's header and records (debugging)\n"
 	"  test     check that perfcap records correctly on this machine\n"
 	"  trim     cut a pipe-format recording's DWARF stacks to what was filled\n"
+	"  inject   --convert-callchain: unwind a DWARF recording into callchains\n"
 	"\n"
 	"perfcap <command> --help for a command's options.\n"
 	"Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
 		return cmd_test(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trim"))
 		return cmd_trim(argc - 1, argv + 1);
+	if (!strcmp(cmd, "inject"))
+		return cmd_inject(argc - 1, argv + 1);
 	fprintf(stderr, "perfcap: unknown command '%s'\n\n%s", cmd, usage);
 	return 2;
 }

@@ -111,6 +111,7 @@ int sample_layout__parse(const struct sample_layout *l, const void *rec, size_t 
 		return 0; /* nothing further is looked for */
 	if (st & PERF_SAMPLE_READ && !skip_read(&w, l->read_format))
 		return -EINVAL;
+	f->callchain = w.at;
 	if (st & PERF_SAMPLE_CALLCHAIN &&
 	    !(take_u64(&w, &n) && n <= size / 8 && skip(&w, 8 * n)))
 		return -EINVAL;
@@ -132,6 +133,7 @@ int sample_layout__parse(const struct sample_layout *l, const void *rec, size_t 
 		if (!skip(&w, 24 * n))
 			return -EINVAL;
 	}
+	f->regs_user = w.at;
 	if (st & PERF_SAMPLE_REGS_USER && !skip_regs(&w, l->regs_user))
 		return -EINVAL;
 	f->stack = w.at;

@@ -34,6 +34,9 @@ struct sample_fields {
 	size_t stream_id;
 	size_t cpu;		/* u32 cpu, u32 res */
 	size_t period;
+	/* With STACK_USER only: where CALLCHAIN's u64 nr is, or would go without it */
+	size_t callchain;
+	size_t regs_user;	/* ... REGS_USER's u64 abi, or where it would go (= stack) */
 	size_t stack;		/* STACK_USER's u64 size */
 	size_t after_stack;	/* the first byte behind the stack (behind dyn_size) */
 };

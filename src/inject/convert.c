@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcap inject --convert-callchain (convert.h): the passes, the
+ * workers that unwind, and the output file.
+ *
+ * Workers: the main thread walks the records into batches (JOB_BYTES of
+ * records) on a ring of QUEUE_JOBS; each worker takes the oldest batch
+ * nobody has, converts it into the batch's output buffer with its own
+ * unwinder, and marks it done; the main thread writes done batches in
+ * ring order, so the output keeps the input's order, and waits for the
+ * oldest batch when the ring is full (memory is bounded by the ring).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format/buildid-cache.h"
+#include "format/sample-layout.h"
+#include "format/perf-data.h"
+#include "inject/callchain.h"
+#include "inject/convert.h"
+#include "perf-file.h"
+#include "read/reader.h"
+#include "unwind/dso.h"
+#include "unwind/maps.h"
+#include "unwind/unwind.h"
+#include "util.h"
+
+#define JOB_BYTES (4u << 20)
+#define QUEUE_JOBS 16
+#define MAX_THREADS 64
+
+/* Where a record's fields are (uapi perf_event.h's record layouts). */
+#define MMAP_FILENAME_OFF 40
+#define MMAP2_FILENAME_OFF 72
+#define MMAP2_BUILD_ID_OFF 40
+#define FORK_TIME_OFF 24
+
+struct job {
+	struct strbuf in, out;
+	uint64_t *idx;		/* per record: its index in the walk (the time of a file without times) */
+	uint64_t *payload;	/* per record: bytes of payload behind it in in */
+	size_t nr, cap;
+	bool taken, done;
+};
+
+struct worker {
+	pthread_t tid;
+	struct conv *c;
+	struct unwinder *u;
+	uint64_t *dso_stops;	/* by DSO index */
+	uint64_t samples, bad;
+	uint64_t *ips;
+};
+
+struct conv {
+	const struct convert_opts *o;
+	struct perf_reader r;
+	bool r_open;
+	struct maps *maps;
+	const struct unwind_arch *arch;
+	char bdir[4096];
+	bool have_bdir;
+	struct sample_layout *layouts;	/* the input's, per attr */
+	bool *converts;			/* per attr */
+	bool use_seq;			/* the file has no times: order by record index */
+	uint64_t idx;			/* records walked */
+
+	int out_fd;
+	uint64_t out_off;		/* the next byte of the output */
+	uint64_t data_start;
+	int err;
+
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct job ring[QUEUE_JOBS];
+	uint64_t fill, take, write;	/* job counters: fill >= take >= write */
+	bool closing;
+	struct worker *w;
+	int nr_w;
+	struct convert_stats *st;
+};
+
+/* ---- output ------------------------------------------------------------- */
+
+static int out_write(struct conv *c, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(c->out_fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			c->err = -errno;
+			pr_err("inject: cannot write %s: %s\n", c->o->output, strerror(errno));
+			return c->err;
+		}
+		p += n;
+		len -= n;
+		c->out_off += n;
+	}
+	return 0;
+}
+
+/* ---- pass 1: the maps --------------------------------------------------- */
+
+static uint64_t rec_time(struct conv *c, const struct perf_event_header *h)
+{
+	struct perf_reader_sample s;
+
+	if (c->use_seq)
+		return c->idx;
+	if (perf_reader__parse_id_sample(&c->r, h, &s) || !perf_reader__time_valid(s.time))
+		return 0;
+	return s.time;
+}
+
+static const char *rec_string(const struct perf_event_header *h, size_t off)
+{
+	const char *s = (const char *)h + off;
+
+	if (h->size <= off || !memchr(s, 0, h->size - off))
+		return NULL;
+	return s;
+}
+
+static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	struct conv *c = priv;
+	const struct perf_event_header *h = rec->header;
+	const unsigned char *p = (const unsigned char *)h;
+	uint32_t pid, ppid;
+	uint64_t start, len, pgoff, time;
+	const char *name;
+
+	c->idx++;
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct build_id bid = { .size = 0 };
+		uint64_t dev = 0, ino = 0;
+		size_t name_off = h->type == PERF_RECORD_MMAP ? MMAP_FILENAME_OFF : MMAP2_FILENAME_OFF;
+
+		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+			break;
+		name = rec_string(h, name_off);
+		if (!name)
+			break;
+		memcpy(&pid, p + 8, 4);
+		memcpy(&start, p + 16, 8);
+		memcpy(&len, p + 24, 8);
+		memcpy(&pgoff, p + 32, 8);
+		if (pid == UINT32_MAX)
+			break;
+		if (h->type == PERF_RECORD_MMAP2) {
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				bid.size = MIN(p[MMAP2_BUILD_ID_OFF], BUILD_ID_MAX);
+				memcpy(bid.data, p + MMAP2_BUILD_ID_OFF + 4, bid.size);
+			} else {
+				uint32_t maj, min;
+
+				memcpy(&maj, p + 40, 4);
+				memcpy(&min, p + 44, 4);
+				memcpy(&ino, p + 48, 8);
+				dev = ((uint64_t)maj << 32) | min;
+			}
+		}
+		maps__add_mmap(c->maps, pid, rec_time(c, h), start, len, pgoff, name, &bid, dev, ino);
+		break;
+	}
+	case PERF_RECORD_FORK:
+		if (h->size < 32)
+			break;
+		memcpy(&pid, p + 8, 4);
+		memcpy(&ppid, p + 12, 4);
+		memcpy(&time, p + FORK_TIME_OFF, 8);
+		if (c->use_seq)
+			time = c->idx;
+		else if (!perf_reader__time_valid(time))
+			time = 0;
+		maps__add_fork(c->maps, pid, ppid, time);
+		break;
+	case PERF_RECORD_COMM:
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
+			break;
+		memcpy(&pid, p + 8, 4);
+		maps__add_exec(c->maps, pid, rec_time(c, h));
+		break;
+	}
+	return 0;
+}
+
+/* BUILD_ID: records of { header, s32 pid, u8 build_id[24], char filename[] }. */
+static void read_build_ids(struct conv *c)
+{
+	unsigned char *buf;
+	size_t size, at = 0;
+
+	if (perf_reader__read_feature(&c->r, HEADER_BUILD_ID, (void **)&buf, &size))
+		return;
+	while (size - at >= sizeof(struct perf_event_header) + 4 + 24) {
+		struct perf_event_header h;
+		struct build_id bid;
+		const char *name = (const char *)buf + at + 8 + 4 + 24;
+
+		memcpy(&h, buf + at, sizeof(h));
+		if (h.size < 8 + 4 + 24 || h.size > size - at)
+			break;
+		bid.size = h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ?
+			MIN(buf[at + 8 + 4 + BUILD_ID_ENTRY_SIZE_BYTE], BUILD_ID_MAX) : BUILD_ID_MAX;
+		memcpy(bid.data, buf + at + 8 + 4, BUILD_ID_MAX);
+		if (memchr(name, 0, h.size - (8 + 4 + 24)))
+			maps__add_build_id(c->maps, name, &bid);
+		at += h.size;
+	}
+	free(buf);
+}
+
+/* ---- pass 2: the workers ------------------------------------------------ */
+
+static void job_reset(struct job *j)
+{
+	strbuf__reset(&j->in);
+	strbuf__reset(&j->out);
+	j->nr = 0;
+	j->taken = j->done = false;
+}
+
+static void job_add(struct job *j, const void *rec, size_t len, const void *payload,
+		    size_t payload_len, uint64_t idx)
+{
+	if (j->nr == j->cap) {
+		j->cap = j->cap ? j->cap * 2 : 4096;
+		j->idx = xrealloc(j->idx, j->cap * sizeof(*j->idx));
+		j->payload = xrealloc(j->payload, j->cap * sizeof(*j->payload));
+	}
+	j->idx[j->nr] = idx;
+	j->payload[j->nr] = payload_len;
+	j->nr++;
+	strbuf__add(&j->in, rec, len);
+	if (payload_len)
+		strbuf__add(&j->in, payload, payload_len);
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event: attr, u32 nr_ids, string, ids. */
+static void patch_event_desc(unsigned char *buf, size_t size)
+{
+	uint32_t nr, asize, nr_ids, len;
+	size_t at = 8;
+
+	if (size < 8)
+		return;
+	memcpy(&nr, buf, 4);
+	memcpy(&asize, buf + 4, 4);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (asize > size - at)
+			return;
+		callchain__convert_attr_bytes(buf + at, asize);
+		at += asize;
+		if (size - at < 8)
+			return;
+		memcpy(&nr_ids, buf + at, 4);
+		memcpy(&len, buf + at + 4, 4);
+		at += 8;
+		if (len > size - at)
+			return;
+		at += len;
+		if ((uint64_t)nr_ids * 8 > size - at)
+			return;
+		at += (size_t)nr_ids * 8;
+	}
+}
+
+static void convert_sample(struct worker *w, struct job *j, const struct perf_event_header *h,
+			   uint64_t idx)
+{
+	struct conv *c = w->c;
+	struct perf_reader_sample s;
+	struct sample_fields f;
+	const struct sample_layout *l;
+	const unsigned char *p = (const unsigned char *)h;
+	struct unwind_sample us = { 0 };
+	uint64_t stack_size = 0, dyn = 0, abi = 0;
+	enum unwind_stop why;
+	int n, dso_idx, max;
+
+	if (perf_reader__parse_sample(&c->r, h, &s) || s.attr < 0 || !c->converts[s.attr])
+		goto copy;
+	l = &c->layouts[s.attr];
+	w->samples++;
+	if (sample_layout__parse(l, h, h->size, &f) || !f.after_stack) {
+		w->bad++;
+		goto copy;
+	}
+	memcpy(&stack_size, p + f.stack, 8);
+	if (stack_size)
+		memcpy(&dyn, p + f.stack + 8 + stack_size, 8);
+	if (l->sample_type & PERF_SAMPLE_REGS_USER)
+		memcpy(&abi, p + f.regs_user, 8);
+	us.pid = s.pid;
+	us.time = c->use_seq ? idx : s.time;
+	us.regs_mask = abi ? l->regs_user : 0;
+	us.regs = p + f.regs_user + 8;
+	us.stack = p + f.stack + 8;
+	us.stack_size = MIN(dyn, stack_size);
+	/* The rewritten record must fit header.size's 16 bits. */
+	max = c->o->max_stack;
+	while (max > 0 && callchain__max_size(h->size - (f.after_stack - f.regs_user), max) > 65528)
+		max--;
+	n = unwinder__unwind(w->u, &us, w->ips, max, &why, &dso_idx);
+	if (dso_idx >= 0)
+		w->dso_stops[dso_idx]++;
+	strbuf__grow(&j->out, callchain__max_size(h->size, n));
+	j->out.len += callchain__rewrite(h, h->size, l, &f, w->ips, n, j->out.data + j->out.len);
+	return;
+copy:
+	strbuf__add(&j->out, h, h->size);
+}
+
+static void convert_job(struct worker *w, struct job *j)
+{
+	size_t at = 0;
+
+	strbuf__reset(&j->out);
+	strbuf__grow(&j->out, j->in.len);
+	for (size_t k = 0; k < j->nr; k++) {
+		const struct perf_event_header *h = (const void *)(j->in.data + at);
+		size_t len = h->size + j->payload[k];
+
+		switch (h->type) {
+		case PERF_RECORD_SAMPLE:
+			convert_sample(w, j, h, j->idx[k]);
+			break;
+		case PERF_RECORD_HEADER_ATTR: {
+			size_t start = j->out.len;
+
+			strbuf__add(&j->out, h, len);
+			if (h->size >= 8 + PERF_ATTR_SIZE_VER0) {
+				uint32_t asize;
+
+				memcpy(&asize, j->out.data + start + 8 + offsetof(struct perf_event_attr, size), 4);
+				callchain__convert_attr_bytes(j->out.data + start + 8,
+							      MIN((size_t)asize, (size_t)h->size - 8));
+			}
+			break;
+		}
+		case PERF_RECORD_HEADER_FEATURE: {
+			size_t start = j->out.len;
+			uint64_t feat = 0;
+
+			strbuf__add(&j->out, h, len);
+			if (h->size >= 16)
+				memcpy(&feat, j->out.data + start + 8, 8);
+			if (feat == HEADER_EVENT_DESC)
+				patch_event_desc((unsigned char *)j->out.data + start + 16, h->size - 16);
+			break;
+		}
+		default:
+			strbuf__add(&j->out, h, len);
+		}
+		at += len;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct conv *c = w->c;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		struct job *j;
+
+		while (c->take == c->fill && !c->closing)
+			pthread_cond_wait(&c->work, &c->lock);
+		if (c->take == c->fill)
+			break;
+		j = &c->ring[c->take++ % QUEUE_JOBS];
+		j->taken = true;
+		pthread_mutex_unlock(&c->lock);
+		convert_job(w, j);
+		pthread_mutex_lock(&c->lock);
+		j->done = true;
+		pthread_cond_broadcast(&c->done);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* Write the oldest batch once it is done. */
+static int write_oldest(struct conv *c)
+{
+	struct job *j = &c->ring[c->write % QUEUE_JOBS];
+	int err;
+
+	pthread_mutex_lock(&c->lock);
+	while (!j->done)
+		pthread_cond_wait(&c->done, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	err = c->err ? c->err : out_write(c, j->out.data, j->out.len);
+	c->st->bytes_out += j->out.len;
+	c->st->records += j->nr;
+	pthread_mutex_lock(&c->lock);
+	job_reset(j);
+	c->write++;
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+static int submit(struct conv *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->fill++;
+	pthread_cond_signal(&c->work);
+	pthread_mutex_unlock(&c->lock);
+	if (c->fill - c->write == QUEUE_JOBS)
+		return write_oldest(c);
+	return 0;
+}
+
+static int pass2_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+{
+	struct conv *c = priv;
+	const struct perf_event_header *h = rec->header;
+	struct job *j = &c->ring[c->fill % QUEUE_JOBS];
+	void *payload = NULL;
+	size_t plen = 0;
+	int err;
+
+	c->idx++;
+	/* Its records come next, decompressed; the output is not compressed. */
+	if (h->type == PERF_RECORD_COMPRESSED && !rec->compressed)
+		return 0;
+	c->st->bytes_in += h->size;
+	if (rec->payload_size) {
+		const struct perf_reader_stream *s = &r->streams[rec->stream];
+		ssize_t got;
+
+		plen = rec->payload_size;
+		payload = xzalloc(plen);
+		got = pread(s->fd, payload, plen, rec->offset + h->size);
+		if (got != (ssize_t)plen) {
+			pr_err("inject: %s: cannot read the %zu bytes behind a %s record\n",
+			       s->path, plen, perf_reader__record_name(h->type) ?: "?");
+			free(payload);
+			return -EIO;
+		}
+		c->st->bytes_in += plen;
+	}
+	job_add(j, h, h->size, payload, plen, c->idx);
+	free(payload);
+	if (j->in.len >= JOB_BYTES) {
+		err = submit(c);
+		if (err)
+			return err;
+	}
+	return c->err;
+}
+
+/* ---- the file's start and end ------------------------------------------- */
+
+static int write_start(struct conv *c)
+{
+	struct perf_data_attr *pa;
+	struct perf_event_attr *attrs;
+	struct perf_file_header hdr;
+	struct strbuf sb;
+	int err;
+
+	if (c->r.is_pipe) {
+		uint64_t ph[2] = { PERF_MAGIC2, PERF_PIPE_HEADER_SIZE };
+
+		return out_write(c, ph, sizeof(ph));
+	}
+	pa = xzalloc((c->r.nr_attrs + 1) * sizeof(*pa));
+	attrs = xzalloc((c->r.nr_attrs + 1) * sizeof(*attrs));
+	for (size_t i = 0; i < c->r.nr_attrs; i++) {
+		attrs[i] = c->r.attrs[i].attr;
+		callchain__convert_attr(&attrs[i]);
+		pa[i].attr = &attrs[i];
+		pa[i].ids = c->r.attrs[i].ids;
+		pa[i].nr_ids = (int)c->r.attrs[i].nr_ids;
+	}
+	strbuf__init(&sb);
+	perf_data__build_start(pa, (int)c->r.nr_attrs, &sb, &hdr);
+	err = out_write(c, sb.data, sb.len);
+	c->data_start = hdr.data.offset;
+	strbuf__exit(&sb);
+	free(pa);
+	free(attrs);
+	return err;
+}
+
+/* The features after the data, then the header with the sizes. */
+static int write_end(struct conv *c)
+{
+	struct perf_file_header hdr;
+	struct perf_data_attr *pa;
+	struct perf_event_attr *attrs;
+	struct strbuf sb, table, payloads;
+	uint64_t data_end = c->out_off;
+	size_t nr = 0;
+	int err;
+
+	if (c->r.is_pipe)
+		return 0;
+	strbuf__init(&table);
+	strbuf__init(&payloads);
+	memset(&hdr, 0, sizeof(hdr));
+	for (size_t i = 0; i < c->r.nr_features; i++) {
+		int bit = c->r.features[i].bit;
+
+		if (bit == HEADER_COMPRESSED || bit == HEADER_DIR_FORMAT)
+			continue;
+		nr++;
+	}
+	for (size_t i = 0; i < c->r.nr_features; i++) {
+		int bit = c->r.features[i].bit;
+		struct perf_file_section sec;
+		void *buf;
+		size_t size;
+
+		if (bit == HEADER_COMPRESSED || bit == HEADER_DIR_FORMAT)
+			continue;
+		err = perf_reader__read_feature(&c->r, bit, &buf, &size);
+		if (err)
+			goto out;
+		if (bit == HEADER_EVENT_DESC)
+			patch_event_desc(buf, size);
+		sec.offset = data_end + nr * sizeof(sec) + payloads.len;
+		sec.size = size;
+		strbuf__add(&table, &sec, sizeof(sec));
+		strbuf__add(&payloads, buf, size);
+		free(buf);
+		hdr.adds_features[bit / 64] |= 1ULL << (bit % 64);
+	}
+	err = out_write(c, table.data, table.len);
+	if (!err)
+		err = out_write(c, payloads.data, payloads.len);
+	if (err)
+		goto out;
+	/* The header as write_start made it, with the data's size and the features. */
+	pa = xzalloc((c->r.nr_attrs + 1) * sizeof(*pa));
+	attrs = xzalloc((c->r.nr_attrs + 1) * sizeof(*attrs));
+	for (size_t i = 0; i < c->r.nr_attrs; i++) {
+		attrs[i] = c->r.attrs[i].attr;
+		callchain__convert_attr(&attrs[i]);
+		pa[i].attr = &attrs[i];
+		pa[i].ids = c->r.attrs[i].ids;
+		pa[i].nr_ids = (int)c->r.attrs[i].nr_ids;
+	}
+	{
+		struct perf_file_header built;
+		uint64_t feats[HEADER_FEAT_BITS / 64];
+
+		memcpy(feats, hdr.adds_features, sizeof(feats));
+		strbuf__init(&sb);
+		perf_data__build_start(pa, (int)c->r.nr_attrs, &sb, &built);
+		strbuf__exit(&sb);
+		built.data.size = data_end - built.data.offset;
+		memcpy(built.adds_features, feats, sizeof(feats));
+		if (pwrite(c->out_fd, &built, sizeof(built), 0) != (ssize_t)sizeof(built)) {
+			err = -errno;
+			pr_err("inject: cannot write the header of %s: %s\n", c->o->output,
+			       strerror(errno));
+		}
+	}
+	free(pa);
+	free(attrs);
+out:
+	strbuf__exit(&table);
+	strbuf__exit(&payloads);
+	return err;
+}
+
+/* ---- the whole ---------------------------------------------------------- */
+
+static int setup(struct conv *c)
+{
+	void *arch = NULL;
+	size_t size, nr_conv = 0;
+	bool times = c->r.sample_id_all;
+	int err;
+
+	c->layouts = xzalloc((c->r.nr_attrs + 1) * sizeof(*c->layouts));
+	c->converts = xzalloc((c->r.nr_attrs + 1) * sizeof(*c->converts));
+	for (size_t i = 0; i < c->r.nr_attrs; i++) {
+		const struct perf_event_attr *a = &c->r.attrs[i].attr;
+
+		sample_layout__init(&c->layouts[i], a);
+		c->converts[i] = callchain__attr_converts(a);
+		nr_conv += c->converts[i];
+		if (!(a->sample_type & PERF_SAMPLE_TIME))
+			times = false;
+	}
+	c->use_seq = !times;
+	if (!nr_conv) {
+		pr_err("inject: %s has no DWARF stacks to unwind: no event samples user stacks "
+		       "(record with --call-graph dwarf)\n", c->r.path);
+		return -EINVAL;
+	}
+	err = perf_reader__read_feature(&c->r, HEADER_ARCH, &arch, &size);
+	/* perf_header_string: u32 len, then the string. */
+	if (!err && size > 4)
+		c->arch = unwind_arch__find((char *)arch + 4);
+	if (!c->arch) {
+		pr_err("inject: %s: cannot unwind for architecture '%s' (perfcap unwinds x86_64 "
+		       "and aarch64)\n", c->r.path, !err && size > 4 ? (char *)arch + 4 : "unknown");
+		free(arch);
+		return -EINVAL;
+	}
+	free(arch);
+	c->have_bdir = !buildid_cache__dir(c->bdir, sizeof(c->bdir));
+	return 0;
+}
+
+static int start_workers(struct conv *c)
+{
+	int n = c->o->threads;
+
+	if (n <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = cpus > 0 ? (int)cpus : 1;
+	}
+	n = MIN(n, MAX_THREADS);
+	c->w = xzalloc(n * sizeof(*c->w));
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &c->w[i];
+		int err;
+
+		w->c = c;
+		w->u = unwinder__new(c->maps, c->arch, c->have_bdir ? c->bdir : NULL);
+		w->dso_stops = xzalloc((maps__nr_dsos(c->maps) + 1) * sizeof(*w->dso_stops));
+		w->ips = xzalloc(((size_t)c->o->max_stack + 1) * sizeof(*w->ips));
+		err = pthread_create(&w->tid, NULL, worker_main, w);
+		if (err) {
+			pr_err("inject: cannot start a worker thread: %s\n", strerror(err));
+			unwinder__delete(w->u);
+			free(w->dso_stops);
+			free(w->ips);
+			break;
+		}
+		c->nr_w++;
+	}
+	return c->nr_w ? 0 : -EAGAIN;
+}
+
+static int dso_stop_cmp(const void *a, const void *b)
+{
+	const struct convert_dso_stop *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : strcmp(x->name, y->name);
+}
+
+static void stop_workers(struct conv *c, struct convert_stats *st)
+{
+	size_t nr_dsos = maps__nr_dsos(c->maps);
+
+	pthread_mutex_lock(&c->lock);
+	c->closing = true;
+	pthread_cond_broadcast(&c->work);
+	pthread_mutex_unlock(&c->lock);
+	for (int i = 0; i < c->nr_w; i++)
+		pthread_join(c->w[i].tid, NULL);
+	st->threads = c->nr_w;
+	st->dso_stops = xzalloc((nr_dsos + 1) * sizeof(*st->dso_stops));
+	for (size_t d = 0; d < nr_dsos; d++) {
+		uint64_t sum = 0;
+		const char *why = NULL;
+
+		for (int i = 0; i < c->nr_w; i++) {
+			const char *path;
+			int state = unwinder__dso_state(c->w[i].u, d, &path);
+
+			sum += c->w[i].dso_stops[d];
+			if (state != DSO_UNKNOWN && !why)
+				why = state == DSO_OK ? "no CFI for the address"
+						      : unwind_dso_state__str(state);
+		}
+		if (!sum)
+			continue;
+		st->dso_stops[st->nr_dso_stops++] = (struct convert_dso_stop) {
+			.name = xstrdup(maps__dso(c->maps, d)->name),
+			.why = why ? why : "?",
+			.samples = sum,
+		};
+	}
+	qsort(st->dso_stops, st->nr_dso_stops, sizeof(*st->dso_stops), dso_stop_cmp);
+	for (int i = 0; i < c->nr_w; i++) {
+		const struct unwind_stats *us = unwinder__stats(c->w[i].u);
+
+		st->samples += c->w[i].samples;
+		st->bad_samples += c->w[i].bad;
+		st->unwind.samples += us->samples;
+		st->unwind.frames += us->frames;
+		for (int k = 0; k < UNWIND__NR; k++)
+			st->unwind.stop[k] += us->stop[k];
+		unwinder__delete(c->w[i].u);
+		free(c->w[i].dso_stops);
+		free(c->w[i].ips);
+	}
+	free(c->w);
+	c->w = NULL;
+}
+
+static int open_output(struct conv *c)
+{
+	const char *out = c->o->output;
+
+	if (!strcmp(out, "-")) {
+		if (!c->r.is_pipe) {
+			pr_err("inject: -o -: %s is a perf.data file, whose header is written last; "
+			       "to stdout only a pipe-format recording (perf record -o -) is "
+			       "converted\n", c->r.path);
+			return -EINVAL;
+		}
+		c->out_fd = STDOUT_FILENO;
+		return 0;
+	}
+	c->out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (c->out_fd < 0) {
+		int err = -errno;
+
+		pr_err("inject: cannot create %s: %s\n", out, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+int convert_callchain(const struct convert_opts *o, struct convert_stats *st)
+{
+	struct conv c = { .o = o, .out_fd = -1, .st = st };
+	bool started = false;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_init(&c.lock, NULL);
+	pthread_cond_init(&c.work, NULL);
+	pthread_cond_init(&c.done, NULL);
+	err = perf_reader__open(&c.r, o->input);
+	if (err)
+		goto out;
+	c.r_open = true;
+	err = setup(&c);
+	if (err)
+		goto out;
+	c.maps = maps__new();
+	read_build_ids(&c);
+	c.idx = 0;
+	err = perf_reader__for_each_record(&c.r, pass1_cb, &c);
+	if (err)
+		goto out;
+	maps__seal(c.maps);
+	st->maps = maps__nr_maps(c.maps);
+	st->procs = maps__nr_procs(c.maps);
+	st->dsos = maps__nr_dsos(c.maps);
+	err = open_output(&c);
+	if (err)
+		goto out;
+	err = write_start(&c);
+	if (err)
+		goto out;
+	err = start_workers(&c);
+	if (err)
+		goto out;
+	started = true;
+	c.idx = 0;
+	err = perf_reader__for_each_record(&c.r, pass2_cb, &c);
+	if (!err && c.ring[c.fill % QUEUE_JOBS].nr)
+		err = submit(&c);
+	while (c.write < c.fill) {
+		int e = write_oldest(&c);
+
+		if (!err)
+			err = e;
+	}
+	stop_workers(&c, st);
+	started = false;
+	if (!err)
+		err = write_end(&c);
+out:
+	if (started)
+		stop_workers(&c, st);
+	for (int i = 0; i < QUEUE_JOBS; i++) {
+		strbuf__exit(&c.ring[i].in);
+		strbuf__exit(&c.ring[i].out);
+		free(c.ring[i].idx);
+		free(c.ring[i].payload);
+	}
+	if (c.out_fd >= 0 && c.out_fd != STDOUT_FILENO && close(c.out_fd) && !err) {
+		err = -errno;
+		pr_err("inject: cannot close %s: %s\n", o->output, strerror(errno));
+	}
+	maps__delete(c.maps);
+	free(c.layouts);
+	free(c.converts);
+	if (c.r_open)
+		perf_reader__close(&c.r);
+	pthread_mutex_destroy(&c.lock);
+	pthread_cond_destroy(&c.work);
+	pthread_cond_destroy(&c.done);
+	return err;
+}
+
+void convert_stats__exit(struct convert_stats *st)
+{
+	for (size_t i = 0; i < st->nr_dso_stops; i++)
+		free((char *)st->dso_stops[i].name);
+	free(st->dso_stops);
+	st->dso_stops = NULL;
+	st->nr_dso_stops = 0;
+}

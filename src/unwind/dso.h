@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One unwinder's view of a DSO: its ELF file found (by path, by build id
+ * in perf's build-id cache, under /proc/PID/root, or this kernel's vdso),
+ * its load segments, its CFI (.eh_frame, then .debug_frame from the file
+ * or its debug file) and the CFI rows already asked for, compiled: a
+ * profile asks for the same few thousand addresses again and again.
+ *
+ * libdw (elfutils) reads the CFI. Its objects are not shared between
+ * threads: each unwinder has its own set (unwind.h).
+ */
+#ifndef PERFCAP_UNWIND_DSO_H
+#define PERFCAP_UNWIND_DSO_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unwind/maps.h"
+
+/* The most DWARF registers an architecture here unwinds with (aarch64: x0-x30, sp). */
+#define UNWIND_MAX_REGS 33
+
+/* Why a DSO has no CFI for the unwinder. */
+enum unwind_dso_state {
+	DSO_UNKNOWN = 0,	/* not looked at yet */
+	DSO_OK,
+	DSO_NO_FILE,		/* not found: gone, never a file ([anon], JIT), or a container's that exited */
+	DSO_BUILD_ID,		/* found, but its build id is not the recording's */
+	DSO_NOT_ELF,
+	DSO_NO_CFI,		/* neither .eh_frame nor .debug_frame */
+};
+
+/* One register's rule in a CFI row. */
+enum cfi_rule_kind {
+	CFI_UNDEFINED,		/* not recoverable (an end, when it is the return address) */
+	CFI_SAME,		/* unchanged in the caller */
+	CFI_EXPR,		/* a DWARF location description: ops */
+};
+
+struct cfi_rule {
+	uint8_t kind;
+	uint8_t nops;
+	Dwarf_Op *ops;
+};
+
+/* The CFI row of one address, as the unwinder uses it. */
+struct cfi_row {
+	uint64_t vaddr;
+	bool found;		/* false: no FDE covers vaddr */
+	bool signal;		/* a signal frame (its FDE's 'S') */
+	int ra;			/* the return-address column */
+	struct cfi_rule cfa;	/* a DWARF expression for the CFA */
+	struct cfi_rule reg[UNWIND_MAX_REGS];
+};
+
+struct unwind_dso;
+
+/*
+ * The state of d for this unwinder, opened on first use (pid: the process
+ * the address came from, for /proc/PID/root). buildid_dir may be NULL.
+ */
+struct unwind_dso *unwind_dso__new(const struct map_dso *d, const char *buildid_dir, int nregs);
+void unwind_dso__delete(struct unwind_dso *ud);
+enum unwind_dso_state unwind_dso__state(const struct unwind_dso *ud);
+/* The file it reads, for -v; NULL when none. */
+const char *unwind_dso__path(const struct unwind_dso *ud);
+
+/* The ELF virtual address of file offset off, or -ENOENT when no PT_LOAD holds it. */
+int unwind_dso__vaddr(const struct unwind_dso *ud, uint64_t off, uint64_t *vaddr);
+
+/* The CFI row at vaddr (cached); never NULL, row->found says whether CFI covers it. */
+const struct cfi_row *unwind_dso__row(struct unwind_dso *ud, uint64_t vaddr);
+
+const char *unwind_dso_state__str(enum unwind_dso_state s);
+
+#endif
