@@ -30,7 +30,8 @@ static const char inject_usage[] =
 	"  -j, --jobs N          unwinding threads (default: one per online CPU)\n"
 	"      --max-stack N     user frames per sample at most (default 127, perf's)\n"
 	"  -q, --quiet           no summary\n"
-	"  -v, --verbose         the summary with every DSO that stopped an unwinding\n"
+	"  -v, --verbose         the summary with every DSO that stopped an unwinding;\n"
+	"                        -vv: each sample that stopped early, where and why\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 converted, 1 the recording cannot be read or written (or has\n"
@@ -165,6 +166,8 @@ int cmd_inject(int argc, char **argv)
 		fprintf(stderr, "perfcap inject: -o %s would overwrite its own input\n", o.output);
 		return 2;
 	}
+	/* -vv: the unwinder says where each early stop happened (pr_debug). */
+	verbose = o.verbose >= 2;
 	t0 = mono_ns();
 	err = convert_callchain(&o, &st);
 	if (!err && !quiet)

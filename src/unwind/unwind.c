@@ -10,6 +10,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,9 +347,10 @@ static enum eval_err eval(const struct cfi_rule *r, const struct frame *f, int n
 	return EVAL_OK;
 }
 
-/* Step from frame f to its caller through row; EVAL_OK or why not. */
+/* Step from frame f to its caller through row; UNWIND_END (go on, or *end) or why not. */
 static enum unwind_stop step(const struct cfi_row *row, const struct frame *f, int nregs, int sp_col,
-			     const struct stack_mem *m, struct frame *caller, bool *end)
+			     const struct stack_mem *m, struct frame *caller, bool *end,
+			     const char **detail)
 {
 	uint64_t cfa, v;
 	bool is_loc;
@@ -356,9 +358,12 @@ static enum unwind_stop step(const struct cfi_row *row, const struct frame *f, i
 
 	*end = false;
 	e = eval(&row->cfa, f, nregs, 0, false, m, &cfa, &is_loc);
-	if (e)
-		return e == EVAL_MEM ? UNWIND_STACK_CUT : e == EVAL_NEED_REG ? UNWIND_STACK_CUT
-								  : UNWIND_BAD_CFI;
+	if (e) {
+		*detail = e == EVAL_MEM ? "the CFA reads past the stack copy" :
+			  e == EVAL_NEED_REG ? "the CFA needs a register that was not recovered" :
+			  "the CFA expression";
+		return e == EVAL_BAD ? UNWIND_BAD_CFI : UNWIND_STACK_CUT;
+	}
 	caller->valid = 0;
 	for (int r = 0; r < nregs; r++) {
 		const struct cfi_rule *rule = &row->reg[r];
@@ -374,8 +379,10 @@ static enum unwind_stop step(const struct cfi_row *row, const struct frame *f, i
 			break;
 		case CFI_EXPR:
 			e = eval(rule, f, nregs, cfa, true, m, &v, &is_loc);
-			if (e == EVAL_BAD && r == row->ra)
+			if (e == EVAL_BAD && r == row->ra) {
+				*detail = "the return address's expression";
 				return UNWIND_BAD_CFI;
+			}
 			if (e)
 				break;	/* unknown in the caller, which may never need it */
 			if (is_loc && !mem_read(m, v, &v))
@@ -390,14 +397,18 @@ static enum unwind_stop step(const struct cfi_row *row, const struct frame *f, i
 		caller->reg[sp_col] = cfa;
 		caller->valid |= 1ULL << sp_col;
 	}
-	if (row->ra < 0 || row->ra >= nregs)
+	if (row->ra < 0 || row->ra >= nregs) {
+		*detail = "no return-address column";
 		return UNWIND_BAD_CFI;
+	}
 	if (row->reg[row->ra].kind == CFI_UNDEFINED) {
 		*end = true;	/* the outermost frame says so */
 		return UNWIND_END;
 	}
-	if (!(caller->valid & (1ULL << row->ra)))
+	if (!(caller->valid & (1ULL << row->ra))) {
+		*detail = "the return address lies past the stack copy";
 		return UNWIND_STACK_CUT;
+	}
 	caller->pc = caller->reg[row->ra];
 	if (!caller->pc)
 		*end = true;
@@ -412,6 +423,8 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 	struct stack_mem m = { .data = s->stack };
 	const unsigned char *rp = s->regs;
 	bool have_pc = false, first = true, prev_signal = false;
+	const char *detail = NULL;
+	uint64_t look = 0;
 	int n = 0;
 
 	*dso_idx = -1;
@@ -447,8 +460,6 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 	m.end = m.start + s->stack_size;
 	ips[n++] = f.pc;
 	for (;;) {
-		/* A caller's pc is a return address: its call is the byte before. */
-		uint64_t look = first || prev_signal ? f.pc : f.pc - 1;
 		const struct map *mp;
 		struct unwind_dso *ud;
 		const struct cfi_row *row;
@@ -460,6 +471,8 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 			*why = UNWIND_MAX_DEPTH;
 			break;
 		}
+		/* A caller's pc is a return address: its call is the byte before. */
+		look = first || prev_signal ? f.pc : f.pc - 1;
 		mp = maps__find(u->maps, &u->cursor, s->pid, look, s->time);
 		if (!mp) {
 			*why = UNWIND_NO_MAP;
@@ -492,7 +505,7 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 		/* A signal trampoline's pc is where it starts, not a return address. */
 		if (!first && row->signal && !prev_signal)
 			ips[n - 1] = f.pc;
-		st = step(row, &f, arch->nregs, arch->sp_col, &m, &caller, &end);
+		st = step(row, &f, arch->nregs, arch->sp_col, &m, &caller, &end, &detail);
 		if (st != UNWIND_END) {
 			*why = st;
 			break;
@@ -502,7 +515,8 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 			break;
 		}
 		if (caller.pc == f.pc && caller.reg[arch->sp_col] == f.reg[arch->sp_col]) {
-			*why = UNWIND_BAD_CFI;	/* no progress: a loop */
+			*why = UNWIND_BAD_CFI;
+			detail = "no progress: a loop";
 			break;
 		}
 		prev_signal = row->signal;
@@ -511,6 +525,11 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 		ips[n++] = f.pc - 1;
 	}
 out:
+	/* perfcap inject -vv: where each early stop happened, to find out why. */
+	if (verbose >= 1 && *why != UNWIND_END && *why != UNWIND_NO_STACK && *why != UNWIND_MAX_DEPTH)
+		pr_debug("unwind: pid %u time %" PRIu64 ": stopped after %d frames at %#" PRIx64
+			 " (stack %#" PRIx64 "-%#" PRIx64 "): %s%s%s\n", s->pid, s->time, n, look,
+			 m.start, m.end, unwind_stop__str(*why), detail ? ": " : "", detail ? detail : "");
 	u->stats.frames += n;
 	u->stats.stop[*why]++;
 	return n;
