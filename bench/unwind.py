@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The table of bench/unwind.sh: python3 bench/unwind.py DIR.
+
+From DIR/raw.csv (times, RSS), DIR/sizes.csv and the perf outputs the
+script kept (WL.perf-script-{raw,conv}.out, WL.perf-report-{raw,conv}.out):
+per workload the ratios issue 31 sets targets for, and the fidelity:
+samples whose frames are the same (perf's trailing ffffffffffffffff frame,
+an artifact of its access_mem reading 0 past the stack copy, left out),
+and the largest difference of a --children share among the symbols over
+1% on either side. Writes DIR/fidelity.txt with the first differences.
+"""
+import csv
+import os
+import re
+import sys
+
+TRAILING = re.compile(r"\n\s*ffffffffffffffff \[unknown\]$")
+SHARE = re.compile(r"^\s+([0-9.]+)%\s+([0-9.]+)%\s+\[.\]\s+(.*\S)\s*$")
+
+
+def samples(path):
+    with open(path, errors="replace") as f:
+        text = f.read().strip()
+    return [TRAILING.sub("", p) for p in text.split("\n\n")] if text else []
+
+
+def shares(path):
+    out = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = SHARE.match(line)
+            if m:
+                out[m.group(3)] = out.get(m.group(3), 0.0) + float(m.group(1))
+    return out
+
+
+def main():
+    d = sys.argv[1]
+    rows = {}
+    with open(os.path.join(d, "raw.csv")) as f:
+        for r in csv.DictReader(f):
+            rows.setdefault(r["workload"], {})[r["what"]] = r
+    sizes = {}
+    with open(os.path.join(d, "sizes.csv")) as f:
+        for r in csv.DictReader(f):
+            sizes.setdefault(r["workload"], {})[r["file"]] = int(r["bytes"])
+    fid = open(os.path.join(d, "fidelity.txt"), "w")
+    print("| workload | samples | same frames | max share diff (sym > 1%) | raw MB | conv MB | conv/raw bytes "
+          "| perf report raw s | inject s | inject/report | perf report conv s | report conv/raw time | report conv/raw RSS "
+          "| perf script raw s | perf script conv s |")
+    print("|" + "---|" * 15)
+    for wl, r in rows.items():
+        def f(what, col):
+            return float(r[what][col]) if what in r else float("nan")
+
+        raw = samples(os.path.join(d, f"{wl}.perf-script-raw.out"))
+        conv = samples(os.path.join(d, f"{wl}.perf-script-conv.out"))
+        same = sum(1 for a, b in zip(raw, conv) if a == b)
+        shown = 0
+        for a, b in zip(raw, conv):
+            if a != b and shown < 5:
+                fid.write(f"== {wl}: perf\n{a}\n-- perfcap\n{b}\n\n")
+                shown += 1
+        sr = shares(os.path.join(d, f"{wl}.perf-report-raw.out"))
+        sc = shares(os.path.join(d, f"{wl}.perf-report-conv.out"))
+        big = {s for s, v in sr.items() if v > 1.0} | {s for s, v in sc.items() if v > 1.0}
+        diff, worst = 0.0, "-"
+        for s in big:
+            dd = abs(sr.get(s, 0.0) - sc.get(s, 0.0))
+            if dd > diff:
+                diff, worst = dd, s
+        fid.write(f"== {wl}: largest share difference {diff:.2f} points ({worst})\n\n")
+        rb, cb = sizes[wl]["raw"], sizes[wl]["conv"]
+        rep_raw, inj, rep_conv = f("perf-report-raw", "wall_s"), f("inject", "wall_s"), f("perf-report-conv", "wall_s")
+        print(f"| {wl} | {len(raw)} | {100.0 * same / max(len(raw), 1):.2f}% | {diff:.2f} ({worst}) "
+              f"| {rb / 1e6:.1f} | {cb / 1e6:.1f} | {cb / rb:.3f} "
+              f"| {rep_raw:.2f} | {inj:.2f} | {inj / rep_raw:.3f} | {rep_conv:.2f} | {rep_conv / rep_raw:.3f} "
+              f"| {f('perf-report-conv', 'maxrss_kib') / f('perf-report-raw', 'maxrss_kib'):.3f} "
+              f"| {f('perf-script-raw', 'wall_s'):.2f} | {f('perf-script-conv', 'wall_s'):.2f} |")
+    fid.close()
+
+
+if __name__ == "__main__":
+    main()
