@@ -25,6 +25,21 @@ def samples(path):
     return [TRAILING.sub("", p) for p in text.split("\n\n")] if text else []
 
 
+OUTER = ("_start", "clone3", "__clone3", "clone", "__clone")
+
+
+def whole(samples_):
+    """Of the samples with user frames, the share whose chain ends at an outermost function."""
+    n = w = 0
+    for p in samples_:
+        user = [l.split(None, 1) for l in p.split("\n")[1:] if l.strip() and not l.strip().startswith("ffffffff")]
+        if not user:
+            continue
+        n += 1
+        w += len(user[-1]) > 1 and user[-1][1] in OUTER
+    return 100.0 * w / max(n, 1)
+
+
 def shares(path):
     out = {}
     with open(path, errors="replace") as f:
@@ -46,10 +61,10 @@ def main():
         for r in csv.DictReader(f):
             sizes.setdefault(r["workload"], {})[r["file"]] = int(r["bytes"])
     fid = open(os.path.join(d, "fidelity.txt"), "w")
-    print("| workload | samples | same frames | max share diff (sym > 1%) | raw MB | conv MB | conv/raw bytes "
+    print("| workload | samples | same frames | whole: perf | whole: perfcap | max share diff (sym > 1%) | raw MB | conv MB | conv/raw bytes "
           "| perf report raw s | inject s | inject/report | perf report conv s | report conv/raw time | report conv/raw RSS "
           "| perf script raw s | perf script conv s |")
-    print("|" + "---|" * 15)
+    print("|" + "---|" * 17)
     for wl, r in rows.items():
         def f(what, col):
             return float(r[what][col]) if what in r else float("nan")
@@ -73,7 +88,8 @@ def main():
         fid.write(f"== {wl}: largest share difference {diff:.2f} points ({worst})\n\n")
         rb, cb = sizes[wl]["raw"], sizes[wl]["conv"]
         rep_raw, inj, rep_conv = f("perf-report-raw", "wall_s"), f("inject", "wall_s"), f("perf-report-conv", "wall_s")
-        print(f"| {wl} | {len(raw)} | {100.0 * same / max(len(raw), 1):.2f}% | {diff:.2f} ({worst}) "
+        print(f"| {wl} | {len(raw)} | {100.0 * same / max(len(raw), 1):.2f}% | {whole(raw):.1f}% | {whole(conv):.1f}% "
+              f"| {diff:.2f} ({worst}) "
               f"| {rb / 1e6:.1f} | {cb / 1e6:.1f} | {cb / rb:.3f} "
               f"| {rep_raw:.2f} | {inj:.2f} | {inj / rep_raw:.3f} | {rep_conv:.2f} | {rep_conv / rep_raw:.3f} "
               f"| {f('perf-report-conv', 'maxrss_kib') / f('perf-report-raw', 'maxrss_kib'):.3f} "

@@ -250,6 +250,22 @@ int unwind_dso__vaddr(const struct unwind_dso *ud, uint64_t off, uint64_t *vaddr
 	return -ENOENT;
 }
 
+int unwind_dso__read(const struct unwind_dso *ud, uint64_t off, void *buf, size_t len)
+{
+	if (ud->image) {
+		size_t size;
+		const char *img = elf_rawfile(ud->elf, &size);
+
+		if (!img || off > size || len > size - off)
+			return -EIO;
+		memcpy(buf, img + off, len);
+		return 0;
+	}
+	if (ud->fd < 0 || pread(ud->fd, buf, len, (off_t)off) != (ssize_t)len)
+		return -EIO;
+	return 0;
+}
+
 /* .debug_frame: in the file itself, else in its debug file (by build id). */
 static void open_debug_frame(struct unwind_dso *ud)
 {

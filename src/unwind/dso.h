@@ -69,6 +69,9 @@ const char *unwind_dso__path(const struct unwind_dso *ud);
 /* The ELF virtual address of file offset off, or -ENOENT when no PT_LOAD holds it. */
 int unwind_dso__vaddr(const struct unwind_dso *ud, uint64_t off, uint64_t *vaddr);
 
+/* len bytes of the file at offset off into buf (the code, for the heuristics): 0 or -EIO. */
+int unwind_dso__read(const struct unwind_dso *ud, uint64_t off, void *buf, size_t len);
+
 /* The CFI row at vaddr (cached); never NULL, row->found says whether CFI covers it. */
 const struct cfi_row *unwind_dso__row(struct unwind_dso *ud, uint64_t vaddr);
 

@@ -24,6 +24,7 @@ static const struct unwind_arch arch_x86_64 = {
 	.machine = "x86_64",
 	.nregs = 17,
 	.sp_col = 7,
+	.pc_col = 16,	/* RIP: the PLT's CFA expression reads it */
 	.perf_ip = 8,
 	.perf_to_dwarf = {
 		[0] = 0,	/* AX */
@@ -47,6 +48,7 @@ static const struct unwind_arch arch_aarch64 = {
 	.machine = "aarch64",
 	.nregs = 32,
 	.sp_col = 31,
+	.pc_col = -1,
 	.perf_ip = 32,
 	.perf_to_dwarf = {
 		[0] = 0, [1] = 1, [2] = 2, [3] = 3, [4] = 4, [5] = 5, [6] = 6, [7] = 7,
@@ -415,6 +417,47 @@ static enum unwind_stop step(const struct cfi_row *row, const struct frame *f, i
 	return UNWIND_END;
 }
 
+/*
+ * x86_64 without CFI at f->pc: what libunwind does there (its x86_64
+ * unw_step, read for facts), so that perf's chains and ours agree. A
+ * lazy-binding PLT entry (jmp *x(%rip); push $n; jmp ...), which
+ * Debian's libc has no CFI for: the return address is at the stack
+ * pointer. Else the frame-pointer chain, if the frame pointer lies at
+ * most 16 KiB above the stack pointer: the caller's frame pointer at
+ * [rbp], its return address at [rbp + 8], its stack pointer rbp + 16.
+ * false: no guess (the chain ends there).
+ */
+static bool x86_64_guess(const struct unwind_dso *ud, const struct map *mp, const struct frame *f,
+			 const struct stack_mem *m, struct frame *caller)
+{
+	uint64_t code[2], sp = f->reg[7], rbp = f->reg[6], v;
+
+	if (!(f->valid & (1ULL << 7)))
+		return false;
+	*caller = *f;
+	if (f->pc >= mp->start && f->pc - mp->start <= mp->end - mp->start - 16 &&
+	    !unwind_dso__read(ud, f->pc - mp->start + mp->pgoff, code, sizeof(code)) &&
+	    (code[0] & 0xffff) == 0x25ff && ((code[0] >> 48) & 0xff) == 0x68 &&
+	    ((code[1] >> 24) & 0xff) == 0xe9) {
+		if (!mem_read(m, sp, &v))
+			return false;
+		caller->pc = v;
+		caller->reg[7] = sp + 8;
+		return true;
+	}
+	if (!(f->valid & (1ULL << 6)) || !rbp || rbp < sp || rbp - sp > 0x4000)
+		return false;
+	if (!mem_read(m, rbp + 8, &v))
+		return false;
+	caller->pc = v;
+	caller->reg[7] = rbp + 16;
+	if (mem_read(m, rbp, &v))
+		caller->reg[6] = v;
+	else
+		caller->valid &= ~(1ULL << 6);
+	return true;
+}
+
 int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, int max,
 		     enum unwind_stop *why, int *dso_idx)
 {
@@ -498,6 +541,15 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 		}
 		row = unwind_dso__row(ud, vaddr);
 		if (!row->found) {
+			/* x86_64's guesses where there is no CFI, as libunwind's. */
+			if (arch == &arch_x86_64 && x86_64_guess(ud, mp, &f, &m, &caller) &&
+			    caller.pc && !(caller.pc == f.pc && caller.reg[7] == f.reg[7])) {
+				prev_signal = false;
+				first = false;
+				f = caller;
+				ips[n++] = f.pc - 1;
+				continue;
+			}
 			*why = UNWIND_NO_CFI;
 			*dso_idx = mp->dso->idx;
 			break;
@@ -505,6 +557,10 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 		/* A signal trampoline's pc is where it starts, not a return address. */
 		if (!first && row->signal && !prev_signal)
 			ips[n - 1] = f.pc;
+		if (arch->pc_col >= 0) {
+			f.reg[arch->pc_col] = f.pc;
+			f.valid |= 1ULL << arch->pc_col;
+		}
 		st = step(row, &f, arch->nregs, arch->sp_col, &m, &caller, &end, &detail);
 		if (st != UNWIND_END) {
 			*why = st;

@@ -31,6 +31,7 @@ struct unwind_arch {
 	const char *machine;		/* uname -m, as the ARCH feature says it */
 	int nregs;			/* DWARF columns the unwinder follows */
 	int sp_col;			/* DWARF register of the stack pointer */
+	int pc_col;			/* DWARF register that reads as the pc in CFI expressions, or -1 */
 	int perf_ip;			/* perf's sample register bit of the IP */
 	int8_t perf_to_dwarf[64];	/* by perf's register bit: DWARF column, or -1 */
 };
