@@ -68,6 +68,10 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUT)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst bench/%.c,$(OUT)/bench/%,$(wildcard bench/*.c))
+# bench/unwind-compare.c links libunwind (libunwind-dev), which perfcap does
+# not need: not in all; `make unwind-compare` builds it.
+UNWIND_COMPARE := $(OUT)/bench/unwind-compare
+BENCHES   := $(filter-out $(UNWIND_COMPARE),$(BENCHES))
 # The output-bound fixtures (bench/fixtures/): capcat in all, slowfs (FUSE) apart.
 CAPCAT    := $(OUT)/bench/capcat
 SLOWFS    := $(OUT)/bench/slowfs
@@ -142,6 +146,14 @@ $(OUT)/record/off-cpu.o $(OUT)/fuzz/obj/record/off-cpu.o: $(OUT)/record/off-cpu.
 # Benchmarks that drive the recorder's code without the kernel (bench/drain.c).
 $(OUT)/bench/%: bench/%.c $(OUT)/libperfcap.a | $(OUT)/bench
 	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(OUT)/libperfcap.a $(LDLIBS)
+
+# perfcap's unwinder against libunwind's remote API and libdw's Dwfl frames
+# (bench/unwind-compare.c): its own rule, as the generic bench rule links no libunwind.
+unwind-compare: $(UNWIND_COMPARE)
+$(UNWIND_COMPARE): bench/unwind-compare.c $(OUT)/libperfcap.a | $(OUT)/bench
+	$(Q)$(PKG_CONFIG) --exists libunwind-generic || { echo "make: libunwind-dev is needed to build $@ (scripts/install-deps.sh installs it)" >&2; exit 1; }
+	$(QUIET_CC)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libunwind-generic 2>/dev/null) -MMD -MP $(LDFLAGS) \
+		-o $@ $< $(OUT)/libperfcap.a $(LDLIBS) $(shell $(PKG_CONFIG) --libs libunwind-generic 2>/dev/null)
 
 # The capped-file fixture (bench/fixtures/slowfs.c): FUSE, so libfuse3-dev;
 # not part of `all` (a package build needs no FUSE), built by make check.
@@ -273,5 +285,5 @@ dist: | $(OUT)
 
 .PHONY: install uninstall dist FORCE
 
-.PHONY: all check clean lint slowfs unit fuzz fuzz-if-possible unit-aarch64 aarch64-unit-build aarch64-tools
+.PHONY: all check clean lint slowfs unwind-compare unit fuzz fuzz-if-possible unit-aarch64 aarch64-unit-build aarch64-tools
 -include $(wildcard $(OUT)/*.d $(OUT)/*/*.d $(OUT)/fuzz/*.d $(OUT)/fuzz/obj/*.d $(OUT)/fuzz/obj/*/*.d)

@@ -93,9 +93,11 @@ print(len(sorted(d.items(), key=lambda kv: (kv[1], kv[0]))))')
 		printf 'all:' >"$OUTDIR/gcc/Makefile"
 		for f in $files; do printf ' %s.o' "$(basename "$f" .c)" >>"$OUTDIR/gcc/Makefile"; done
 		printf '\n' >>"$OUTDIR/gcc/Makefile"
+		local cflags
+		cflags=$(pkg-config --cflags libelf libdw libzstd liburing libtracefs libbpf 2>/dev/null)
 		for f in $files; do
-			printf '%s.o: %s\n\tgcc -O2 -std=gnu11 -D_GNU_SOURCE -iquote %s -c -o $@ $<\n' \
-				"$(basename "$f" .c)" "$SRC/$f" "$SRC" >>"$OUTDIR/gcc/Makefile"
+			printf '%s.o: %s\n\tgcc -O2 -std=gnu11 -D_GNU_SOURCE %s -iquote %s -c -o $@ $<\n' \
+				"$(basename "$f" .c)" "$SRC/$f" "$cflags" "$SRC" >>"$OUTDIR/gcc/Makefile"
 		done
 		OPTS="-F 1000 --call-graph dwarf,8192"
 		CMD=(make -s -j2 -C "$OUTDIR/gcc")

@@ -11,7 +11,7 @@ PKGS="build-essential pkg-config
       hotspot
       librsvg2-bin chromium clang
       dpkg-dev debhelper lintian git man-db
-      pv libbpf-dev bpftool libfuse3-dev fuse3
+      pv libbpf-dev bpftool libfuse3-dev fuse3 libunwind-dev
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 
 # The aarch64 build links against Debian's arm64 -dev packages (multiarch);

@@ -554,9 +554,6 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 			*dso_idx = mp->dso->idx;
 			break;
 		}
-		/* A signal trampoline's pc is where it starts, not a return address. */
-		if (!first && row->signal && !prev_signal)
-			ips[n - 1] = f.pc;
 		if (arch->pc_col >= 0) {
 			f.reg[arch->pc_col] = f.pc;
 			f.valid |= 1ULL << arch->pc_col;
@@ -575,10 +572,15 @@ int unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t
 			detail = "no progress: a loop";
 			break;
 		}
+		/*
+		 * Stepping out of a signal trampoline ('S' in its CIE) lands
+		 * on the interrupted instruction itself, not on a return
+		 * address: that frame keeps its pc, as in libunwind (perf).
+		 */
 		prev_signal = row->signal;
 		first = false;
 		f = caller;
-		ips[n++] = f.pc - 1;
+		ips[n++] = prev_signal ? f.pc : f.pc - 1;
 	}
 out:
 	/* perfcap inject -vv: where each early stop happened, to find out why. */

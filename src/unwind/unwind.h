@@ -9,7 +9,9 @@
  * libunwind unwinding, util/unwind-libunwind-local.c, read for facts):
  * the sampled IP first, then each caller's return address less one (so
  * that it falls in the call instruction, as perf's and libdw's
- * dwfl_frame_pc() do), except where the caller is a signal trampoline;
+ * dwfl_frame_pc() do), except for the frame a signal interrupted, whose
+ * pc is the interrupted instruction (the trampoline's own frame, reached
+ * by the handler's return address, is less one as any other);
  * the walk ends where the return address is undefined (the outermost
  * frame's CFI says so) or 0, and stops early, keeping what it found,
  * where a map, a file, its CFI or the stack copy runs out. A read of the

@@ -106,6 +106,16 @@ inject() {
 	grep -q 'shallow_burn' "$PERF_OUT"
 }
 
+@test "inject: chains through a signal handler: the trampoline's frame less one, the interrupted one as it is" {
+	perf_record -q -F 2000 --call-graph dwarf -o raw.data -- "$W/sigburn" -t 1
+	inject -i raw.data -o conv.data
+	same_chains raw.data conv.data
+	# Samples in the handler unwind through the trampoline (libc's
+	# __restore_rt, which has no symbol perf finds) into the code it interrupted.
+	awk 'BEGIN { RS = "" } / in_handler\n[^\n]* handler\n[^\n]*\n[^\n]* outside\n[^\n]* main\n/ { n++ }
+	     END { print n + 0 " chains through the signal frame"; exit !(n > 20) }' conv.chains
+}
+
 @test "inject: perfcap's own DWARF recording, and with -z" {
 	pc_record -F 2000 --call-graph dwarf -o raw.data -- "$W/parallel" -j 2 -t 1
 	inject -i raw.data -o conv.data
