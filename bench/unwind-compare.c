@@ -13,7 +13,7 @@
  *   build/bench/unwind-compare [-v] [-n MAX_SAMPLES] [-m METHODS] [-d METHOD] FILE
  *
  * The maps come from the recording as `perfcap inject --convert-callchain`
- * builds them (src/inject/convert.c's pass 1). Each method finds a DSO's
+ * builds them (src/inject/recording-maps.c). Each method finds a DSO's
  * file the way perfcap does (unwind_dso__new: the path, /proc/PID/root,
  * the build-id cache, the vdso), with its own open files, opened lazily
  * inside its timed loop. b and c keep their caches per process and exec
@@ -71,6 +71,7 @@
 #include "format/buildid-cache.h"
 #include "format/sample-layout.h"
 #include "inject/callchain.h"
+#include "inject/recording-maps.h"
 #include "perf-file.h"
 #include "read/reader.h"
 #include "unwind/dso.h"
@@ -87,12 +88,6 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 #define BATCH_SAMPLES 4096
 #define BATCH_BYTES (64u << 20)
 #define SHOW_DIFFS 5
-
-/* Where a record's fields are (uapi perf_event.h's record layouts), as convert.c. */
-#define MMAP_FILENAME_OFF 40
-#define MMAP2_FILENAME_OFF 72
-#define MMAP2_BUILD_ID_OFF 40
-#define FORK_TIME_OFF 24
 
 /* perf's x86_64 sample register bits (PERF_REG_X86_*). */
 enum {
@@ -276,125 +271,31 @@ static double sys_now(void)
 	return ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* ---- the maps, as convert.c's pass 1 builds them ------------------------- */
+/* ---- the maps (src/inject/recording-maps.c), and the execs --------------- */
 
-static uint64_t rec_time(struct bench *b, const struct perf_event_header *h)
-{
-	struct perf_reader_sample s;
-
-	if (b->use_seq)
-		return b->idx;
-	if (perf_reader__parse_id_sample(&b->r, h, &s) || !perf_reader__time_valid(s.time))
-		return 0;
-	return s.time;
-}
-
-static const char *rec_string(const struct perf_event_header *h, size_t off)
-{
-	const char *s = (const char *)h + off;
-
-	if (h->size <= off || !memchr(s, 0, h->size - off))
-		return NULL;
-	return s;
-}
-
-static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
+/* The execs, for b and c, which keep a cache per process: a new one after each. */
+static int execs_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
 {
 	struct bench *b = priv;
 	const struct perf_event_header *h = rec->header;
-	const unsigned char *p = (const unsigned char *)h;
-	uint32_t pid, ppid;
-	uint64_t start, len, pgoff, time;
-	const char *name;
+	struct perf_reader_sample s;
+	uint32_t pid;
+	uint64_t time = 0;
 
 	b->idx++;
-	switch (h->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct build_id bid = { .size = 0 };
-		uint64_t dev = 0, ino = 0;
-		size_t name_off = h->type == PERF_RECORD_MMAP ? MMAP_FILENAME_OFF : MMAP2_FILENAME_OFF;
-
-		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-			break;
-		name = rec_string(h, name_off);
-		if (!name)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&start, p + 16, 8);
-		memcpy(&len, p + 24, 8);
-		memcpy(&pgoff, p + 32, 8);
-		if (pid == UINT32_MAX)
-			break;
-		if (h->type == PERF_RECORD_MMAP2) {
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				bid.size = MIN(p[MMAP2_BUILD_ID_OFF], BUILD_ID_MAX);
-				memcpy(bid.data, p + MMAP2_BUILD_ID_OFF + 4, bid.size);
-			} else {
-				uint32_t maj, min;
-
-				memcpy(&maj, p + 40, 4);
-				memcpy(&min, p + 44, 4);
-				memcpy(&ino, p + 48, 8);
-				dev = ((uint64_t)maj << 32) | min;
-			}
-		}
-		maps__add_mmap(b->maps, pid, rec_time(b, h), start, len, pgoff, name, &bid, dev, ino);
-		break;
+	if (h->type != PERF_RECORD_COMM || !(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
+		return 0;
+	memcpy(&pid, (const unsigned char *)h + 8, 4);
+	if (b->use_seq)
+		time = b->idx;
+	else if (!perf_reader__parse_id_sample(r, h, &s) && perf_reader__time_valid(s.time))
+		time = s.time;
+	if (b->nr_execs == b->cap_execs) {
+		b->cap_execs = b->cap_execs ? 2 * b->cap_execs : 64;
+		b->execs = xrealloc(b->execs, b->cap_execs * sizeof(*b->execs));
 	}
-	case PERF_RECORD_FORK:
-		if (h->size < 32)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&ppid, p + 12, 4);
-		memcpy(&time, p + FORK_TIME_OFF, 8);
-		if (b->use_seq)
-			time = b->idx;
-		else if (!perf_reader__time_valid(time))
-			time = 0;
-		maps__add_fork(b->maps, pid, ppid, time);
-		break;
-	case PERF_RECORD_COMM:
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
-			break;
-		memcpy(&pid, p + 8, 4);
-		time = rec_time(b, h);
-		maps__add_exec(b->maps, pid, time);
-		/* b and c keep a cache per process: a new one after each exec. */
-		if (b->nr_execs == b->cap_execs) {
-			b->cap_execs = b->cap_execs ? 2 * b->cap_execs : 64;
-			b->execs = xrealloc(b->execs, b->cap_execs * sizeof(*b->execs));
-		}
-		b->execs[b->nr_execs++] = (struct exec_ev) { .pid = pid, .time = time };
-		break;
-	}
+	b->execs[b->nr_execs++] = (struct exec_ev) { .pid = pid, .time = time };
 	return 0;
-}
-
-/* BUILD_ID: records of { header, s32 pid, u8 build_id[24], char filename[] }. */
-static void read_build_ids(struct bench *b)
-{
-	unsigned char *buf;
-	size_t size, at = 0;
-
-	if (perf_reader__read_feature(&b->r, HEADER_BUILD_ID, (void **)&buf, &size))
-		return;
-	while (size - at >= sizeof(struct perf_event_header) + 4 + 24) {
-		struct perf_event_header h;
-		struct build_id bid;
-		const char *name = (const char *)buf + at + 8 + 4 + 24;
-
-		memcpy(&h, buf + at, sizeof(h));
-		if (h.size < 8 + 4 + 24 || h.size > size - at)
-			break;
-		bid.size = h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ?
-			MIN(buf[at + 8 + 4 + BUILD_ID_ENTRY_SIZE_BYTE], BUILD_ID_MAX) : BUILD_ID_MAX;
-		memcpy(bid.data, buf + at + 8 + 4, BUILD_ID_MAX);
-		if (memchr(name, 0, h.size - (8 + 4 + 24)))
-			maps__add_build_id(b->maps, name, &bid);
-		at += h.size;
-	}
-	free(buf);
 }
 
 static int exec_cmp(const void *x, const void *y)
@@ -1309,7 +1210,6 @@ static int setup(struct bench *b)
 {
 	void *arch = NULL;
 	size_t size, nr_conv = 0;
-	bool times = b->r.sample_id_all;
 	int err;
 
 	b->layouts = xzalloc((b->r.nr_attrs + 1) * sizeof(*b->layouts));
@@ -1320,10 +1220,8 @@ static int setup(struct bench *b)
 		sample_layout__init(&b->layouts[i], a);
 		b->converts[i] = callchain__attr_converts(a);
 		nr_conv += b->converts[i];
-		if (!(a->sample_type & PERF_SAMPLE_TIME))
-			times = false;
 	}
-	b->use_seq = !times;
+	b->use_seq = recording_maps__by_index(&b->r);
 	if (!nr_conv) {
 		pr_err("unwind-compare: %s has no DWARF stacks (record with --call-graph dwarf)\n",
 		       b->r.path);
@@ -1469,12 +1367,11 @@ int main(int argc, char **argv)
 		return 1;
 	if (setup(&b))
 		goto out;
-	b.maps = maps__new();
-	read_build_ids(&b);
-	err = perf_reader__for_each_record(&b.r, pass1_cb, &b);
+	err = recording_maps__read(&b.r, &b.maps);
+	if (!err)
+		err = perf_reader__for_each_record(&b.r, execs_cb, &b);
 	if (err)
 		goto out;
-	maps__seal(b.maps);
 	qsort(b.execs, b.nr_execs, sizeof(*b.execs), exec_cmp);
 
 	b.u = unwinder__new(b.maps, b.arch, b.have_bdir ? b.bdir : NULL);

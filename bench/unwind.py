@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The table of bench/unwind.sh: python3 bench/unwind.py DIR.
+"""The table of bench/unwind.sh: python3 bench/unwind.py DIR (or DIR/raw.csv).
 
 From DIR/raw.csv (times, RSS), DIR/sizes.csv and the perf outputs the
-script kept (WL.perf-script-{raw,conv}.out, WL.perf-report-{raw,conv}.out):
+script left in DIR (WL.perf-script-{raw,conv}.out, WL.perf-report-{raw,conv}.out),
+whose fidelity numbers it writes to DIR/fidelity.csv; in a results
+folder, where those outputs are not kept, it reads fidelity.csv instead.
 per workload the ratios issue 31 sets targets for, and the fidelity:
 samples whose frames are the same (perf's trailing ffffffffffffffff frame,
 an artifact of its access_mem reading 0 past the stack copy, left out),
@@ -50,8 +52,34 @@ def shares(path):
     return out
 
 
+def fidelity(d, wl, fid):
+    """(samples, same, whole perf, whole perfcap, max share diff, its symbol) of workload wl."""
+    raw = samples(os.path.join(d, f"{wl}.perf-script-raw.out"))
+    conv = samples(os.path.join(d, f"{wl}.perf-script-conv.out"))
+    same = sum(1 for a, b in zip(raw, conv) if a == b)
+    shown = 0
+    for a, b in zip(raw, conv):
+        if a != b and shown < 5:
+            fid.write(f"== {wl}: perf\n{a}\n-- perfcap\n{b}\n\n")
+            shown += 1
+    sr = shares(os.path.join(d, f"{wl}.perf-report-raw.out"))
+    sc = shares(os.path.join(d, f"{wl}.perf-report-conv.out"))
+    # perf's trailing frame at -1 (see the module's text) is no symbol of the program.
+    big = {s for s, v in sr.items() if v > 1.0 and not s.startswith("0xffffffffffffffff")} | \
+        {s for s, v in sc.items() if v > 1.0}
+    diff, worst = 0.0, "-"
+    for s in big:
+        dd = abs(sr.get(s, 0.0) - sc.get(s, 0.0))
+        if dd > diff:
+            diff, worst = dd, s
+    fid.write(f"== {wl}: largest share difference {diff:.2f} points ({worst})\n\n")
+    return len(raw), same, whole(raw), whole(conv), diff, worst
+
+
 def main():
     d = sys.argv[1]
+    if d.endswith(".csv"):
+        d = os.path.dirname(d) or "."
     rows = {}
     with open(os.path.join(d, "raw.csv")) as f:
         for r in csv.DictReader(f):
@@ -60,43 +88,39 @@ def main():
     with open(os.path.join(d, "sizes.csv")) as f:
         for r in csv.DictReader(f):
             sizes.setdefault(r["workload"], {})[r["file"]] = int(r["bytes"])
-    fid = open(os.path.join(d, "fidelity.txt"), "w")
-    print("| workload | samples | same frames | whole: perf | whole: perfcap | max share diff (sym > 1%) | raw MB | conv MB | conv/raw bytes "
-          "| perf report raw s | inject s | inject/report | perf report conv s | report conv/raw time | report conv/raw RSS "
-          "| perf script raw s | perf script conv s |")
-    print("|" + "---|" * 17)
+    fcsv = os.path.join(d, "fidelity.csv")
+    fids = {}
+    if any(os.path.exists(os.path.join(d, f"{wl}.perf-script-raw.out")) for wl in rows):
+        with open(os.path.join(d, "fidelity.txt"), "w") as fid, open(fcsv, "w") as fc:
+            fc.write("workload,samples,same,whole_perf,whole_perfcap,max_share_diff,symbol\n")
+            for wl in rows:
+                fids[wl] = fidelity(d, wl, fid)
+                n, same, wp, wc, diff, worst = fids[wl]
+                fc.write(f"{wl},{n},{same},{wp:.2f},{wc:.2f},{diff:.2f},\"{worst}\"\n")
+    else:
+        with open(fcsv) as f:
+            for r in csv.DictReader(f):
+                fids[r["workload"]] = (int(r["samples"]), int(r["same"]), float(r["whole_perf"]),
+                                       float(r["whole_perfcap"]), float(r["max_share_diff"]), r["symbol"])
+    print("| workload | samples | same frames | whole: perf | whole: perfcap | max share diff, sym > 1% (points) "
+          "| raw MB | conv/raw bytes | perf report raw s | inject s | inject / report | report conv s | "
+          "conv/raw report time | conv/raw report RSS | perf report --no-inline raw s | conv s | perf script raw s | conv s |")
+    print("|" + "---|" * 18)
     for wl, r in rows.items():
         def f(what, col):
             return float(r[what][col]) if what in r else float("nan")
 
-        raw = samples(os.path.join(d, f"{wl}.perf-script-raw.out"))
-        conv = samples(os.path.join(d, f"{wl}.perf-script-conv.out"))
-        same = sum(1 for a, b in zip(raw, conv) if a == b)
-        shown = 0
-        for a, b in zip(raw, conv):
-            if a != b and shown < 5:
-                fid.write(f"== {wl}: perf\n{a}\n-- perfcap\n{b}\n\n")
-                shown += 1
-        sr = shares(os.path.join(d, f"{wl}.perf-report-raw.out"))
-        sc = shares(os.path.join(d, f"{wl}.perf-report-conv.out"))
-        # perf's trailing frame at -1 (see the module's text) is no symbol of the program.
-        big = {s for s, v in sr.items() if v > 1.0 and not s.startswith("0xffffffffffffffff")} | \
-            {s for s, v in sc.items() if v > 1.0}
-        diff, worst = 0.0, "-"
-        for s in big:
-            dd = abs(sr.get(s, 0.0) - sc.get(s, 0.0))
-            if dd > diff:
-                diff, worst = dd, s
-        fid.write(f"== {wl}: largest share difference {diff:.2f} points ({worst})\n\n")
+        n, same, wp, wc, diff, worst = fids[wl]
         rb, cb = sizes[wl]["raw"], sizes[wl]["conv"]
-        rep_raw, inj, rep_conv = f("perf-report-raw", "wall_s"), f("inject", "wall_s"), f("perf-report-conv", "wall_s")
-        print(f"| {wl} | {len(raw)} | {100.0 * same / max(len(raw), 1):.2f}% | {whole(raw):.1f}% | {whole(conv):.1f}% "
-              f"| {diff:.2f} ({worst}) "
-              f"| {rb / 1e6:.1f} | {cb / 1e6:.1f} | {cb / rb:.3f} "
-              f"| {rep_raw:.2f} | {inj:.2f} | {inj / rep_raw:.3f} | {rep_conv:.2f} | {rep_conv / rep_raw:.3f} "
-              f"| {f('perf-report-conv', 'maxrss_kib') / f('perf-report-raw', 'maxrss_kib'):.3f} "
+        dflt = "perf-report-default-raw" if "perf-report-default-raw" in r else "perf-report-raw"
+        dfltc = "perf-report-default-conv" if "perf-report-default-conv" in r else "perf-report-conv"
+        rep_raw, inj, rep_conv = f(dflt, "wall_s"), f("inject", "wall_s"), f(dfltc, "wall_s")
+        print(f"| {wl} | {n} | {100.0 * same / max(n, 1):.2f}% | {wp:.1f}% | {wc:.1f}% "
+              f"| {diff:.2f} ({worst}) | {rb / 1e6:.1f} | {cb / rb:.3f} "
+              f"| {rep_raw:.2f} | {inj:.2f} | {inj / rep_raw:.4f} | {rep_conv:.2f} | {rep_conv / rep_raw:.3f} "
+              f"| {f(dfltc, 'maxrss_kib') / f(dflt, 'maxrss_kib'):.3f} "
+              f"| {f('perf-report-raw', 'wall_s'):.2f} | {f('perf-report-conv', 'wall_s'):.2f} "
               f"| {f('perf-script-raw', 'wall_s'):.2f} | {f('perf-script-conv', 'wall_s'):.2f} |")
-    fid.close()
 
 
 if __name__ == "__main__":

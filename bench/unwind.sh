@@ -3,6 +3,8 @@
 # raw DWARF recording (issue 31, items 4 and 5). For each workload, perf
 # records it once with DWARF stacks; then, on that one raw file:
 #
+#   perf report default    perf report --stdio, nothing else: what a user meets
+#                          (inline frames on, looked up by addr2line)
 #   perf report (raw)      perf report --stdio --children --sort sym --no-inline
 #   perf script (raw)      perf script -F comm,tid,ip,sym --no-inline
 #   inject                 perfcap inject --convert-callchain (raw -> conv)
@@ -131,9 +133,11 @@ for wl in "${WLS[@]}"; do
 	echo "== $wl: perf record $OPTS -- ${CMD[*]}"
 	# shellcheck disable=SC2086
 	"$PERF" record -q $OPTS -o "$OUTDIR/$wl.raw" -- "${CMD[@]}" >/dev/null 2>"$OUTDIR/$wl.record.err"
+	timed perf-report-default-raw "$wl" "$PERF" report --stdio -i "$OUTDIR/$wl.raw"
 	timed perf-report-raw "$wl" "$PERF" "${REPORT[@]}" -i "$OUTDIR/$wl.raw"
 	timed perf-script-raw "$wl" "$PERF" "${SCRIPT[@]}" -i "$OUTDIR/$wl.raw"
 	timed inject "$wl" "$PERFCAP" inject --convert-callchain -v -i "$OUTDIR/$wl.raw" -o "$OUTDIR/$wl.conv"
+	timed perf-report-default-conv "$wl" "$PERF" report --stdio -i "$OUTDIR/$wl.conv"
 	timed perf-report-conv "$wl" "$PERF" "${REPORT[@]}" -i "$OUTDIR/$wl.conv"
 	timed perf-script-conv "$wl" "$PERF" "${SCRIPT[@]}" -i "$OUTDIR/$wl.conv"
 	echo "$wl,raw,$(stat -c %s "$OUTDIR/$wl.raw")" >>"$OUTDIR/sizes.csv"
@@ -144,6 +148,6 @@ python3 bench/unwind.py "$OUTDIR" | tee "$OUTDIR/table.md"
 if [ "$KEEPDIR" != "$OUTDIR" ]; then
 	cp "$OUTDIR/raw.csv" "$OUTDIR/sizes.csv" "$OUTDIR/table.md" "$KEEPDIR/"
 	cp "$OUTDIR"/*.inject.err "$KEEPDIR/" 2>/dev/null || true
-	cp "$OUTDIR"/fidelity.txt "$KEEPDIR/" 2>/dev/null || true
+	cp "$OUTDIR"/fidelity.txt "$OUTDIR"/fidelity.csv "$KEEPDIR/" 2>/dev/null || true
 	echo "kept in $KEEPDIR"
 fi

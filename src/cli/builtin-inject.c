@@ -53,35 +53,8 @@ static int parse_count(const char *opt, const char *arg, int lo, int hi, int *ou
 static void print_summary(const struct convert_opts *o, const struct convert_stats *st,
 			  double secs)
 {
-	const struct unwind_stats *u = &st->unwind;
-	uint64_t early = u->samples - u->stop[UNWIND_END] - u->stop[UNWIND_NO_STACK];
-	size_t shown = 0;
-
-	fprintf(stderr, "perfcap inject: %" PRIu64 " DWARF samples unwound by %d thread%s in "
-		"%.2f s: %" PRIu64 " whole, %" PRIu64 " stopped early; %.1f user frames a sample\n",
-		u->samples, st->threads, st->threads == 1 ? "" : "s", secs, u->stop[UNWIND_END],
-		early, u->samples ? (double)u->frames / u->samples : 0.0);
-	if (u->stop[UNWIND_NO_STACK])
-		fprintf(stderr, "  %" PRIu64 " had no user stack (kernel threads, execve): no user "
-			"frames, as perf\n", u->stop[UNWIND_NO_STACK]);
-	for (int k = 0; k < UNWIND__NR; k++) {
-		if (k == UNWIND_END || k == UNWIND_NO_STACK || !u->stop[k])
-			continue;
-		fprintf(stderr, "  %" PRIu64 " (%.2f%%) stopped: %s\n", u->stop[k],
-			100.0 * u->stop[k] / u->samples, unwind_stop__str(k));
-	}
-	for (size_t i = 0; i < st->nr_dso_stops; i++) {
-		if (!o->verbose && shown == 5) {
-			fprintf(stderr, "  ... %zu more DSOs (-v lists them)\n", st->nr_dso_stops - i);
-			break;
-		}
-		fprintf(stderr, "    %" PRIu64 " in %s (%s)\n", st->dso_stops[i].samples,
-			st->dso_stops[i].name, st->dso_stops[i].why);
-		shown++;
-	}
-	if (st->bad_samples)
-		fprintf(stderr, "  %" PRIu64 " samples did not parse and were kept as they were\n",
-			st->bad_samples);
+	fputs("perfcap inject: ", stderr);
+	convert_stats__print(stderr, st, secs, o->verbose > 0);
 	fprintf(stderr, "perfcap inject: %.1f MB of records in, %.1f MB out (%.1f%%)\n",
 		st->bytes_in / 1e6, st->bytes_out / 1e6,
 		st->bytes_in ? 100.0 * st->bytes_out / st->bytes_in : 0.0);

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli/builtin.h"
+#include "inject/callchain.h"
+#include "inject/convert.h"
 #include "read/loss-svg.h"
 #include "read/loss.h"
 #include "read/reader.h"
@@ -19,6 +21,7 @@
 
 static const char loss_usage[] =
 	"usage: perfcap loss [--json|--svg|--html] [FILE|DIR [FILE2|DIR2]]\n"
+	"       perfcap loss --unwind [FILE|DIR]\n"
 	"\n"
 	"Report what was lost while recording FILE (default perf.data), or the\n"
 	"directory written by perf record --threads: samples per event, LOST and\n"
@@ -33,6 +36,9 @@ static const char loss_usage[] =
 	"      --html         the same picture in an HTML page with a legend and the\n"
 	"                     numbers\n"
 	"  -i, --input FILE   a file to read (may be given twice)\n"
+	"      --unwind       with the table, of a DWARF recording (--call-graph dwarf):\n"
+	"                     how many samples unwind whole, and why the others stop\n"
+	"                     early (the unwinding of perfcap inject --convert-callchain)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 the files were read (loss or not), 1 one cannot be read,\n"
@@ -298,10 +304,11 @@ enum loss_format { LOSS_TABLE, LOSS_JSON, LOSS_SVG, LOSS_HTML };
 
 /* argv → format and one or two paths. 0, 1 (help printed) or -EINVAL. */
 static int parse_args(int argc, char **argv, enum loss_format *format, const char **paths,
-		      size_t *nr_paths)
+		      size_t *nr_paths, bool *unwind)
 {
 	bool opts_done = false;
 
+	*unwind = false;
 	*format = LOSS_TABLE;
 	*nr_paths = 0;
 	for (int i = 1; i < argc; i++) {
@@ -319,6 +326,9 @@ static int parse_args(int argc, char **argv, enum loss_format *format, const cha
 			return 1;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			fmt = LOSS_JSON;
+		} else if (!strcmp(a, "--unwind")) {
+			*unwind = true;
+			continue;
 		} else if (!strcmp(a, "--svg")) {
 			fmt = LOSS_SVG;
 		} else if (!strcmp(a, "--html")) {
@@ -346,6 +356,10 @@ static int parse_args(int argc, char **argv, enum loss_format *format, const cha
 	}
 	if (!*nr_paths)
 		paths[(*nr_paths)++] = "perf.data";
+	if (*unwind && (*nr_paths > 1 || *format != LOSS_TABLE)) {
+		fprintf(stderr, "perfcap loss: --unwind goes with one file and the table\n");
+		goto usage;
+	}
 	return 0;
 usage:
 	fputs(loss_usage, stderr);
@@ -401,6 +415,36 @@ out:
 	return err;
 }
 
+/*
+ * --unwind: the unwinding of inject --convert-callchain, run for its
+ * numbers only: how many samples unwind whole, and why the others stop.
+ */
+static int print_unwinding(const struct perf_reader *r, const char *path)
+{
+	struct convert_opts o = { .input = path, .output = NULL, .max_stack = 127 };
+	struct convert_stats st;
+	bool dwarf = false;
+	uint64_t t0;
+	int err;
+
+	for (size_t i = 0; i < r->nr_attrs; i++)
+		dwarf |= callchain__attr_converts(&r->attrs[i].attr);
+	printf("\nUnwinding (perfcap inject --convert-callchain):\n");
+	if (!dwarf) {
+		printf("  no event samples user stacks (--call-graph dwarf): nothing to unwind\n");
+		return 0;
+	}
+	fflush(stdout);
+	t0 = mono_ns();
+	err = convert_callchain(&o, &st);
+	if (!err) {
+		printf("  ");
+		convert_stats__print(stdout, &st, (mono_ns() - t0) / 1e9, true);
+	}
+	convert_stats__exit(&st);
+	return err;
+}
+
 int cmd_loss(int argc, char **argv)
 {
 	const char *paths[2];
@@ -408,9 +452,10 @@ int cmd_loss(int argc, char **argv)
 	struct perf_reader r[2];
 	struct loss_stats ls[2];
 	size_t n, opened = 0;
+	bool unwind;
 	int err;
 
-	err = parse_args(argc, argv, &format, paths, &n);
+	err = parse_args(argc, argv, &format, paths, &n, &unwind);
 	if (err)
 		return err > 0 ? 0 : 2;
 
@@ -448,6 +493,8 @@ int cmd_loss(int argc, char **argv)
 			print_compare(r, ls);
 		else
 			print_table(&r[0], &ls[0]);
+		if (unwind)
+			err = print_unwinding(&r[0], paths[0]);
 		break;
 	}
 	fflush(stdout);

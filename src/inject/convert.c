@@ -29,6 +29,7 @@
 #include "format/perf-data.h"
 #include "inject/callchain.h"
 #include "inject/convert.h"
+#include "inject/recording-maps.h"
 #include "perf-file.h"
 #include "read/reader.h"
 #include "unwind/dso.h"
@@ -39,12 +40,6 @@
 #define JOB_BYTES (2u << 20)
 #define QUEUE_JOBS 8
 #define MAX_THREADS 64
-
-/* Where a record's fields are (uapi perf_event.h's record layouts). */
-#define MMAP_FILENAME_OFF 40
-#define MMAP2_FILENAME_OFF 72
-#define MMAP2_BUILD_ID_OFF 40
-#define FORK_TIME_OFF 24
 
 /* A record of a batch: in the mapped input (at), or copied into the batch's in (off). */
 struct job_rec {
@@ -125,120 +120,6 @@ static int out_write(struct conv *c, const void *buf, size_t len)
 		c->out_off += n;
 	}
 	return 0;
-}
-
-/* ---- pass 1: the maps --------------------------------------------------- */
-
-static uint64_t rec_time(struct conv *c, const struct perf_event_header *h)
-{
-	struct perf_reader_sample s;
-
-	if (c->use_seq)
-		return c->idx;
-	if (perf_reader__parse_id_sample(&c->r, h, &s) || !perf_reader__time_valid(s.time))
-		return 0;
-	return s.time;
-}
-
-static const char *rec_string(const struct perf_event_header *h, size_t off)
-{
-	const char *s = (const char *)h + off;
-
-	if (h->size <= off || !memchr(s, 0, h->size - off))
-		return NULL;
-	return s;
-}
-
-static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
-{
-	struct conv *c = priv;
-	const struct perf_event_header *h = rec->header;
-	const unsigned char *p = (const unsigned char *)h;
-	uint32_t pid, ppid;
-	uint64_t start, len, pgoff, time;
-	const char *name;
-
-	c->idx++;
-	switch (h->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct build_id bid = { .size = 0 };
-		uint64_t dev = 0, ino = 0;
-		size_t name_off = h->type == PERF_RECORD_MMAP ? MMAP_FILENAME_OFF : MMAP2_FILENAME_OFF;
-
-		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-			break;
-		name = rec_string(h, name_off);
-		if (!name)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&start, p + 16, 8);
-		memcpy(&len, p + 24, 8);
-		memcpy(&pgoff, p + 32, 8);
-		if (pid == UINT32_MAX)
-			break;
-		if (h->type == PERF_RECORD_MMAP2) {
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				bid.size = MIN(p[MMAP2_BUILD_ID_OFF], BUILD_ID_MAX);
-				memcpy(bid.data, p + MMAP2_BUILD_ID_OFF + 4, bid.size);
-			} else {
-				uint32_t maj, min;
-
-				memcpy(&maj, p + 40, 4);
-				memcpy(&min, p + 44, 4);
-				memcpy(&ino, p + 48, 8);
-				dev = ((uint64_t)maj << 32) | min;
-			}
-		}
-		maps__add_mmap(c->maps, pid, rec_time(c, h), start, len, pgoff, name, &bid, dev, ino);
-		break;
-	}
-	case PERF_RECORD_FORK:
-		if (h->size < 32)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&ppid, p + 12, 4);
-		memcpy(&time, p + FORK_TIME_OFF, 8);
-		if (c->use_seq)
-			time = c->idx;
-		else if (!perf_reader__time_valid(time))
-			time = 0;
-		maps__add_fork(c->maps, pid, ppid, time);
-		break;
-	case PERF_RECORD_COMM:
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
-			break;
-		memcpy(&pid, p + 8, 4);
-		maps__add_exec(c->maps, pid, rec_time(c, h));
-		break;
-	}
-	return 0;
-}
-
-/* BUILD_ID: records of { header, s32 pid, u8 build_id[24], char filename[] }. */
-static void read_build_ids(struct conv *c)
-{
-	unsigned char *buf;
-	size_t size, at = 0;
-
-	if (perf_reader__read_feature(&c->r, HEADER_BUILD_ID, (void **)&buf, &size))
-		return;
-	while (size - at >= sizeof(struct perf_event_header) + 4 + 24) {
-		struct perf_event_header h;
-		struct build_id bid;
-		const char *name = (const char *)buf + at + 8 + 4 + 24;
-
-		memcpy(&h, buf + at, sizeof(h));
-		if (h.size < 8 + 4 + 24 || h.size > size - at)
-			break;
-		bid.size = h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ?
-			MIN(buf[at + 8 + 4 + BUILD_ID_ENTRY_SIZE_BYTE], BUILD_ID_MAX) : BUILD_ID_MAX;
-		memcpy(bid.data, buf + at + 8 + 4, BUILD_ID_MAX);
-		if (memchr(name, 0, h.size - (8 + 4 + 24)))
-			maps__add_build_id(c->maps, name, &bid);
-		at += h.size;
-	}
-	free(buf);
 }
 
 /* ---- pass 2: the workers ------------------------------------------------ */
@@ -435,7 +316,7 @@ static int write_oldest(struct conv *c)
 	while (!j->done)
 		pthread_cond_wait(&c->done, &c->lock);
 	pthread_mutex_unlock(&c->lock);
-	err = c->err ? c->err : out_write(c, j->out.data, j->out.len);
+	err = c->err ? c->err : c->out_fd < 0 ? 0 : out_write(c, j->out.data, j->out.len);
 	c->st->bytes_out += j->out.len;
 	c->st->records += j->nr;
 	/* The input's pages behind the batch are read for good: out of the RSS with them. */
@@ -499,6 +380,21 @@ static int pass2_cb(struct perf_reader *r, const struct perf_reader_record *rec,
 
 /* ---- the file's start and end ------------------------------------------- */
 
+/* The file's events as the output has them: the attrs converted, the same ids. */
+static void converted_attrs(const struct conv *c, struct perf_data_attr **pa,
+			    struct perf_event_attr **attrs)
+{
+	*pa = xzalloc((c->r.nr_attrs + 1) * sizeof(**pa));
+	*attrs = xzalloc((c->r.nr_attrs + 1) * sizeof(**attrs));
+	for (size_t i = 0; i < c->r.nr_attrs; i++) {
+		(*attrs)[i] = c->r.attrs[i].attr;
+		callchain__convert_attr(&(*attrs)[i]);
+		(*pa)[i].attr = &(*attrs)[i];
+		(*pa)[i].ids = c->r.attrs[i].ids;
+		(*pa)[i].nr_ids = (int)c->r.attrs[i].nr_ids;
+	}
+}
+
 static int write_start(struct conv *c)
 {
 	struct perf_data_attr *pa;
@@ -512,15 +408,7 @@ static int write_start(struct conv *c)
 
 		return out_write(c, ph, sizeof(ph));
 	}
-	pa = xzalloc((c->r.nr_attrs + 1) * sizeof(*pa));
-	attrs = xzalloc((c->r.nr_attrs + 1) * sizeof(*attrs));
-	for (size_t i = 0; i < c->r.nr_attrs; i++) {
-		attrs[i] = c->r.attrs[i].attr;
-		callchain__convert_attr(&attrs[i]);
-		pa[i].attr = &attrs[i];
-		pa[i].ids = c->r.attrs[i].ids;
-		pa[i].nr_ids = (int)c->r.attrs[i].nr_ids;
-	}
+	converted_attrs(c, &pa, &attrs);
 	strbuf__init(&sb);
 	perf_data__build_start(pa, (int)c->r.nr_attrs, &sb, &hdr);
 	err = out_write(c, sb.data, sb.len);
@@ -580,15 +468,7 @@ static int write_end(struct conv *c)
 	if (err)
 		goto out;
 	/* The header as write_start made it, with the data's size and the features. */
-	pa = xzalloc((c->r.nr_attrs + 1) * sizeof(*pa));
-	attrs = xzalloc((c->r.nr_attrs + 1) * sizeof(*attrs));
-	for (size_t i = 0; i < c->r.nr_attrs; i++) {
-		attrs[i] = c->r.attrs[i].attr;
-		callchain__convert_attr(&attrs[i]);
-		pa[i].attr = &attrs[i];
-		pa[i].ids = c->r.attrs[i].ids;
-		pa[i].nr_ids = (int)c->r.attrs[i].nr_ids;
-	}
+	converted_attrs(c, &pa, &attrs);
 	{
 		struct perf_file_header built;
 		uint64_t feats[HEADER_FEAT_BITS / 64];
@@ -619,7 +499,6 @@ static int setup(struct conv *c)
 {
 	void *arch = NULL;
 	size_t size, nr_conv = 0;
-	bool times = c->r.sample_id_all;
 	int err;
 
 	c->layouts = xzalloc((c->r.nr_attrs + 1) * sizeof(*c->layouts));
@@ -630,10 +509,8 @@ static int setup(struct conv *c)
 		sample_layout__init(&c->layouts[i], a);
 		c->converts[i] = callchain__attr_converts(a);
 		nr_conv += c->converts[i];
-		if (!(a->sample_type & PERF_SAMPLE_TIME))
-			times = false;
 	}
-	c->use_seq = !times;
+	c->use_seq = recording_maps__by_index(&c->r);
 	if (!nr_conv) {
 		pr_err("inject: %s has no DWARF stacks to unwind: no event samples user stacks "
 		       "(record with --call-graph dwarf)\n", c->r.path);
@@ -781,6 +658,8 @@ static int open_output(struct conv *c)
 {
 	const char *out = c->o->output;
 
+	if (!out)
+		return 0;	/* unwinding only, for its numbers (perfcap loss --unwind) */
 	if (!strcmp(out, "-")) {
 		if (!c->r.is_pipe) {
 			pr_err("inject: -o -: %s is a perf.data file, whose header is written last; "
@@ -820,20 +699,16 @@ int convert_callchain(const struct convert_opts *o, struct convert_stats *st)
 	err = setup(&c);
 	if (err)
 		goto out;
-	c.maps = maps__new();
-	read_build_ids(&c);
-	c.idx = 0;
-	err = perf_reader__for_each_record(&c.r, pass1_cb, &c);
+	err = recording_maps__read(&c.r, &c.maps);
 	if (err)
 		goto out;
-	maps__seal(c.maps);
 	st->maps = maps__nr_maps(c.maps);
 	st->procs = maps__nr_procs(c.maps);
 	st->dsos = maps__nr_dsos(c.maps);
 	err = open_output(&c);
 	if (err)
 		goto out;
-	err = write_start(&c);
+	err = c.out_fd >= 0 ? write_start(&c) : 0;
 	if (err)
 		goto out;
 	err = map_streams(&c);
@@ -855,7 +730,7 @@ int convert_callchain(const struct convert_opts *o, struct convert_stats *st)
 	}
 	stop_workers(&c, st);
 	started = false;
-	if (!err)
+	if (!err && c.out_fd >= 0)
 		err = write_end(&c);
 out:
 	if (started)
@@ -883,6 +758,39 @@ out:
 	pthread_cond_destroy(&c.work);
 	pthread_cond_destroy(&c.done);
 	return err;
+}
+
+void convert_stats__print(FILE *f, const struct convert_stats *st, double secs, bool all_dsos)
+{
+	const struct unwind_stats *u = &st->unwind;
+	uint64_t early = u->samples - u->stop[UNWIND_END] - u->stop[UNWIND_NO_STACK];
+	size_t shown = 0;
+
+	fprintf(f, "%" PRIu64 " DWARF samples unwound by %d thread%s in %.2f s: %" PRIu64
+		" whole, %" PRIu64 " stopped early; %.1f user frames a sample\n", u->samples,
+		st->threads, st->threads == 1 ? "" : "s", secs, u->stop[UNWIND_END], early,
+		u->samples ? (double)u->frames / u->samples : 0.0);
+	if (u->stop[UNWIND_NO_STACK])
+		fprintf(f, "  %" PRIu64 " had no user stack (kernel threads, execve): no user "
+			"frames, as perf\n", u->stop[UNWIND_NO_STACK]);
+	for (int k = 0; k < UNWIND__NR; k++) {
+		if (k == UNWIND_END || k == UNWIND_NO_STACK || !u->stop[k])
+			continue;
+		fprintf(f, "  %" PRIu64 " (%.2f%%) stopped: %s\n", u->stop[k],
+			100.0 * u->stop[k] / u->samples, unwind_stop__str(k));
+	}
+	for (size_t i = 0; i < st->nr_dso_stops; i++) {
+		if (!all_dsos && shown == 5) {
+			fprintf(f, "  ... %zu more DSOs (-v lists them)\n", st->nr_dso_stops - i);
+			break;
+		}
+		fprintf(f, "    %" PRIu64 " in %s (%s)\n", st->dso_stops[i].samples,
+			st->dso_stops[i].name, st->dso_stops[i].why);
+		shown++;
+	}
+	if (st->bad_samples)
+		fprintf(f, "  %" PRIu64 " samples did not parse and were kept as they were\n",
+			st->bad_samples);
 }
 
 void convert_stats__exit(struct convert_stats *st)

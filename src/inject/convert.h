@@ -20,13 +20,15 @@
 #ifndef PERFCAP_INJECT_CONVERT_H
 #define PERFCAP_INJECT_CONVERT_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "unwind/unwind.h"
 
 struct convert_opts {
 	const char *input;	/* "-": standard input */
-	const char *output;	/* "-": standard output (pipe input only) */
+	const char *output;	/* "-": standard output (pipe input only); NULL: unwind, write nothing */
 	int threads;		/* unwinding threads; 0: one per online CPU */
 	int max_stack;		/* user frames at most (perf's default: 127) */
 	int verbose;
@@ -53,6 +55,12 @@ struct convert_stats {
 
 /* Convert; 0, or -errno with the message printed. stats are filled in either way. */
 int convert_callchain(const struct convert_opts *o, struct convert_stats *st);
+/*
+ * How the unwinding went, as perfcap inject and perfcap loss --unwind say
+ * it: the samples, the stops by reason, the DSOs they stopped in (the 5
+ * most, or all_dsos).
+ */
+void convert_stats__print(FILE *f, const struct convert_stats *st, double secs, bool all_dsos);
 void convert_stats__exit(struct convert_stats *st);
 
 #endif

@@ -98,6 +98,18 @@ need_bench() {
 	grep -Eq '^\| perfcap \| perf \| 1 \| [0-9.]+ \| [0-9.]+ \| [01] of 1 \|$' "$BATS_TEST_TMPDIR/rp/table.md"
 }
 
+@test "bench/unwind.sh: perf and perfcap inject on one DWARF recording give a row with the fidelity; an unknown workload exits 2" {
+	need_record
+	command -v /usr/bin/time >/dev/null || skip "GNU time is not installed"
+	run -2 env PERFCAP="$P" "$ROOT/bench/unwind.sh" -w nosuch -o "$BATS_TEST_TMPDIR/u0"
+	run -0 env PERFCAP="$P" "$ROOT/bench/unwind.sh" -w parallel -o "$BATS_TEST_TMPDIR/u"
+	echo "$output"
+	# One row: every sample the same as perf's own unwinding, a file smaller by far.
+	grep -E '^\| parallel \| [0-9]+ \| 100\.00% \| 100\.0% \| 100\.0% \| 0\.00 \(-\) \| [0-9.]+ \| 0\.0[0-9]+ \|' \
+		"$BATS_TEST_TMPDIR/u/table.md"
+	[ "$(grep -c '^parallel,' "$BATS_TEST_TMPDIR/u/raw.csv")" = 7 ]
+}
+
 @test "bench/summarize.py: each perfcap recorder against perf's with the same writer, rep by rep" {
 	cat > raw.csv <<'CSV'
 scenario,recorder,rep,samples,lost,loss_fraction,lost_time_fraction,cpu_s,vcs,ivcs,work,base_work,bytes,failed
@@ -171,6 +183,17 @@ reads_with() {
 			if head -n 1 "$c" | grep -q '^recorder,mode,rep,cap_bps,'; then
 				reads_with "$c" capped.py '^\| [a-zA-Z0-9-]* \| (uncapped|capped) \| [0-9]'
 				n=$((n + 1))
+				continue
+			fi
+			# bench/unwind.sh's: raw.csv reads with bench/unwind.py, beside its
+			# sizes.csv and fidelity.csv (which the page must name too).
+			if head -n 1 "$c" | grep -q '^workload,what,wall_s,cpu_s,maxrss_kib$'; then
+				reads_with "$c" unwind.py '^\| [a-z0-9]* \| [0-9]+ \| [0-9.]+% \|'
+				n=$((n + 1))
+				continue
+			fi
+			if head -n 1 "$c" | grep -Eq '^workload,(file,bytes|samples,same,)'; then
+				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
 				continue
 			fi
 			if head -n 1 "$c" | grep -q '^recorder,rep,wall_s,xz_user_s,'; then

@@ -175,6 +175,28 @@ inject() {
 	[ "$(grep -c '(.*/gone)$' "$PERF_OUT")" -gt 1000 ]
 }
 
+@test "loss --unwind: how many samples of a DWARF recording unwind whole, and why the others stop" {
+	export HOME=$BATS_TEST_TMPDIR/home
+	mkdir -p "$HOME"
+	cp "$W/parallel" ./gone
+	pc_record -N -F 2000 --call-graph dwarf -o raw.data -- ./gone -j 1 -t 1
+	rm ./gone
+	run -0 "$P" loss --unwind raw.data
+	echo "$output"
+	# The loss table first, then the unwinding, the same numbers inject gives.
+	[[ "$output" == *"Unwinding (perfcap inject --convert-callchain):"* ]]
+	grep -E '^  [0-9]+ DWARF samples unwound by [0-9]+ threads? in [0-9.]+ s: 0 whole' <<<"$output"
+	grep -E '^  [0-9]+ \([0-9.]+%\) stopped: DSO file not found' <<<"$output"
+	grep -E '^    [0-9]+ in .*/gone \(file not found\)' <<<"$output"
+	inject -i raw.data -o conv.data
+	[ "$(grep -Eo '[0-9]+ DWARF samples' inject.err)" = "$(grep -Eo '[0-9]+ DWARF samples' <<<"$output")" ]
+	# A recording without DWARF stacks has nothing to unwind, and says so.
+	pc_record -F 1000 -g -o fp.data -- "$W/parallel" -j 1 -t 0.2
+	run -0 "$P" loss --unwind fp.data
+	[[ "$output" == *"nothing to unwind"* ]]
+	run -2 "$P" loss --unwind --json raw.data
+}
+
 @test "inject: a recording without DWARF stacks, or not a recording, is refused clearly" {
 	pc_record -F 1000 -g -o fp.data -- "$W/parallel" -j 1 -t 0.2
 	run "$P" inject --convert-callchain -i fp.data -o out.data
