@@ -156,11 +156,14 @@ static void job_add(struct job *j, const unsigned char *at, long stream, const v
 	}
 	jr = &j->recs[j->nr++];
 	jr->at = at;
-	jr->off = j->in.len;
 	jr->len = len;
 	jr->idx = idx;
-	if (!at)
+	if (!at) {
+		/* 8-aligned, as the kernel's records are (perf's own may end off 8). */
+		strbuf__addz(&j->in, ALIGN_UP(j->in.len, (size_t)8) - j->in.len);
+		jr->off = j->in.len;
 		strbuf__add(&j->in, rec, len);
+	}
 	j->bytes += len;
 }
 
@@ -362,13 +365,18 @@ static int pass2_cb(struct perf_reader *r, const struct perf_reader_record *rec,
 	if (rec->compressed) {
 		job_add(j, NULL, -1, h, h->size, c->idx);
 	} else {
+		const unsigned char *at = c->map[rec->stream] + rec->offset;
+
 		/* The reader checked that the record and its payload lie in the stream. */
-		if (rec->offset + len > c->map_len[rec->stream]) {
+		if (!c->map[rec->stream] || rec->offset + len > c->map_len[rec->stream]) {
 			pr_err("inject: %s: a record runs past the end of the file\n",
 			       r->streams[rec->stream].path);
 			return -EIO;
 		}
-		job_add(j, c->map[rec->stream] + rec->offset, (long)rec->stream, NULL, len, c->idx);
+		if ((uintptr_t)at & 7)	/* behind a pipe's unpadded HEADER_FEATURE: read aligned */
+			job_add(j, NULL, -1, at, len, c->idx);
+		else
+			job_add(j, at, (long)rec->stream, NULL, len, c->idx);
 	}
 	if (j->bytes >= JOB_BYTES) {
 		err = submit(c);

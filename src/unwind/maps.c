@@ -399,7 +399,8 @@ void maps__seal(struct maps *m)
 {
 	if (m->sealed)
 		return;
-	qsort(m->ev, m->nr_ev, sizeof(*m->ev), ev_cmp);
+	if (m->nr_ev)
+		qsort(m->ev, m->nr_ev, sizeof(*m->ev), ev_cmp);
 	for (size_t i = 0; i < m->nr_ev; i++) {
 		const struct maps_ev *e = &m->ev[i];
 
@@ -426,7 +427,8 @@ void maps__seal(struct maps *m)
 			struct maps_proc *g = p->gen[gi];
 			uint64_t mx = 0;
 
-			qsort(g->maps, g->nr, sizeof(*g->maps), map_cmp);
+			if (g->nr)
+				qsort(g->maps, g->nr, sizeof(*g->maps), map_cmp);
 			g->maxend = xzalloc((g->nr + 1) * sizeof(*g->maxend));
 			for (size_t k = 0; k < g->nr; k++) {
 				mx = MAX(mx, g->maps[k].end);
