@@ -158,15 +158,19 @@ inject() {
 	[ "$(awk '/^samples:/ { print $2 }' stats)" = "$(perf_samples conv.data)" ]
 }
 
-@test "inject: a DSO whose file is gone stops its samples early, keeps what was found, and says so" {
-	# A copy of the workload, recorded without the build-id cache, then
-	# deleted: nothing has its CFI any more. A HOME of its own: the other
-	# tests' perf record put the workload (the same build id) in theirs.
+# raw.data: a copy of the workload, recorded without the build-id cache,
+# then deleted: nothing has its CFI any more. A HOME of its own: the other
+# tests' perf record put the workload (the same build id) in theirs.
+gone_recording() {
 	export HOME=$BATS_TEST_TMPDIR/home
 	mkdir -p "$HOME"
 	cp "$W/parallel" ./gone
 	pc_record -N -F 2000 --call-graph dwarf -o raw.data -- ./gone -j 1 -t 1
 	rm ./gone
+}
+
+@test "inject: a DSO whose file is gone stops its samples early, keeps what was found, and says so" {
+	gone_recording
 	inject -i raw.data -o conv.data
 	grep -E '^  [0-9]+ \([0-9.]+%\) stopped: DSO file not found' inject.err
 	grep -E "^    [0-9]+ in .*/gone \(file not found\)" inject.err
@@ -176,11 +180,7 @@ inject() {
 }
 
 @test "loss --unwind: how many samples of a DWARF recording unwind whole, and why the others stop" {
-	export HOME=$BATS_TEST_TMPDIR/home
-	mkdir -p "$HOME"
-	cp "$W/parallel" ./gone
-	pc_record -N -F 2000 --call-graph dwarf -o raw.data -- ./gone -j 1 -t 1
-	rm ./gone
+	gone_recording
 	run -0 "$P" loss --unwind raw.data
 	echo "$output"
 	# The loss table first, then the unwinding, the same numbers inject gives.
