@@ -464,20 +464,13 @@ const struct map *maps__find(const struct maps *m, struct maps_cursor *c, uint32
 	size_t slot = (addr >> 12) % MAPS_CURSOR_SLOTS;
 	size_t lo, hi;
 
-	if (c->pid != pid || !c->proc || time < c->proc->born) {
+	/* The cached answers are of one process generation: another one clears them. */
+	g = proc_at(m, pid, time);
+	if (c->pid != pid || c->proc != g) {
 		memset(c->slot, 0, sizeof(c->slot));
 		c->pid = pid;
-		c->proc = proc_at(m, pid, time);
-	} else if (c->proc) {
-		/* A later generation of the same pid may have been born since. */
-		const struct maps_proc *g2 = proc_at(m, pid, time);
-
-		if (g2 != c->proc) {
-			memset(c->slot, 0, sizeof(c->slot));
-			c->proc = g2;
-		}
+		c->proc = g;
 	}
-	g = c->proc;
 	if (!g)
 		return NULL;
 	hit = c->slot[slot];
