@@ -57,7 +57,7 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 	atomic_init(&rt->fifo_refused, false);
 	atomic_init(&rt->demoted, false);
 	atomic_init(&rt->ready, 0);
-	rounds__init(&rt->rounds, nr, now);
+	rounds__init(&rt->rounds, nr, now, ROUND_WAKE_NS);
 	rt->t = xzalloc(nr * sizeof(*rt->t));
 	for (int i = 0; i < nr; i++) {
 		struct record_thread *t = &rt->t[i];
@@ -269,11 +269,11 @@ int pass__submit(struct pass *p, uint64_t now)
 /* ---- the reader ------------------------------------------------------------ */
 
 /* The round has stayed open too long: wake the readers that hold it back. */
-static void wake_stale(struct record_thread *t)
+static void wake_stale(struct record_thread *t, uint64_t now)
 {
 	struct record_threads *rt = t->set;
 	int stale[rt->nr];
-	int n = rounds__stale(&rt->rounds, stale);
+	int n = rounds__stale(&rt->rounds, stale, now);
 
 	for (int i = 0; i < n; i++) {
 		if (stale[i] == t->idx)
@@ -314,7 +314,7 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	}
 	err = pass__submit(p, now);
 	if (!p->round && rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
-		wake_stale(t);
+		wake_stale(t, now);
 	if (n < 0)
 		return n;
 	if (err)

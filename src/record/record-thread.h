@@ -147,7 +147,9 @@ struct record_threads {
  * After this long, the readers that hold a round back (asleep, their
  * rings below the watermark) are woken for a pass, once per round: a
  * reader whose reorder buffer is bounded, not perf (hotspot's parser),
- * needs rounds close together.
+ * needs rounds close together. And a reader's clean pass counts toward a
+ * round only this long: a round closes over rings all drained within it
+ * (rounds.h, bench/results/2026-12-04-fresh-rounds/).
  */
 #define ROUND_WAKE_NS (10 * 1000000ULL)
 

@@ -19,6 +19,14 @@
  * With one thread this is perf record's rule: a round after every clean
  * pass.
  *
+ * That rule is perf's, not hotspot's: hotspot's parser flushes, at each
+ * round, the older half of what it holds, so a round must also hold what
+ * every ring had at about its close, or a ring drained long before comes
+ * in behind that flush. So each other thread's clean pass must also have
+ * begun within fresh_ns of the closer's: a pass from before (a reader
+ * asleep until its watermark, 100 ms at a low rate) does not count
+ * (bench/results/2026-12-04-fresh-rounds/).
+ *
  * A thread asleep in poll() has no pass to show: the others wake it
  * (rounds__stale()) once the round has stayed open for a while.
  */
@@ -33,7 +41,8 @@
 struct rounds_thread {
 	/* gen at the start of this thread's latest clean pass (release/acquire) */
 	_Atomic uint64_t clean;
-	char pad[56];		/* one cache line each: written on every pass */
+	_Atomic uint64_t clean_ns;	/* and when that pass began */
+	char pad[48];		/* one cache line each: written on every pass */
 };
 
 struct rounds {
@@ -51,11 +60,13 @@ struct rounds {
 	 * every one of them: the others skip the scan.
 	 */
 	_Atomic uint64_t scanned;
+	_Atomic uint64_t scanned_ns;	/* and when: a round stuck past fresh_ns is looked at again */
+	uint64_t fresh_ns;	/* how old another thread's clean pass may be */
 	int nr;
 	struct rounds_thread *t;
 };
 
-void rounds__init(struct rounds *r, int nr_threads, uint64_t now);
+void rounds__init(struct rounds *r, int nr_threads, uint64_t now, uint64_t fresh_ns);
 void rounds__exit(struct rounds *r);
 
 /* At the start of a pass: the gen it began under (acquire). */
@@ -65,27 +76,29 @@ static inline uint64_t rounds__begin(struct rounds *r)
 }
 
 /*
- * Thread t's pass, begun at gen g0, is clean, and it is about to submit
- * its chunks: may it put the next marker behind its last one? True when
- * every other thread has had a clean pass since the last marker and no
- * one else is closing; the caller then holds r->lock, appends the marker,
- * submits (reserves) its chunks, calls rounds__clean() and then
- * rounds__close(). Never blocks.
+ * Thread t's pass, begun at gen g0 and time now, is clean, and it is
+ * about to submit its chunks: may it put the next marker behind its last
+ * one? True when every other thread has had a clean pass since the last
+ * marker, begun no more than fresh_ns before now, and no one else is
+ * closing; the caller then holds r->lock, appends the marker, submits
+ * (reserves) its chunks, calls rounds__clean() and then rounds__close().
+ * Never blocks.
  */
-bool rounds__try_close(struct rounds *r, int t, uint64_t g0);
-/* Thread t's clean pass, begun at g0, has reserved all its chunks. */
-void rounds__clean(struct rounds *r, int t, uint64_t g0);
+bool rounds__try_close(struct rounds *r, int t, uint64_t g0, uint64_t now);
+/* Thread t's clean pass, begun at g0 and now, has reserved all its chunks. */
+void rounds__clean(struct rounds *r, int t, uint64_t g0, uint64_t now);
 /* The marker is reserved: count it and let the next round begin. */
 void rounds__close(struct rounds *r, uint64_t now);
 /* rounds__try_close() said true but no marker was placed. */
 void rounds__cancel(struct rounds *r);
 
 /*
- * The threads that hold the next round back (no clean pass since the
- * last marker): their indexes go to out (room for nr). Only the first
- * call for a round finds them, so each is woken once per round; later
- * calls return 0 at once. Returns how many.
+ * The threads that hold the next round back at time now (no clean pass
+ * since the last marker, or none begun within fresh_ns): their indexes go
+ * to out (room for nr). Only the first call for a round finds them, so
+ * each is woken once per round, or once more each fresh_ns while the round
+ * stays open; the calls between return 0 at once. Returns how many.
  */
-int rounds__stale(struct rounds *r, int *out);
+int rounds__stale(struct rounds *r, int *out, uint64_t now);
 
 #endif

@@ -57,7 +57,8 @@ static int os_submit(struct stage *s, struct chunk **c, int n, struct pass_end *
 	int err = 0;
 
 	if (clean && end->data && n)
-		closing = !os->rounds || rounds__try_close(os->rounds, os->thread, end->gen);
+		closing = !os->rounds || rounds__try_close(os->rounds, os->thread, end->gen,
+									 end->now);
 	if (closing) {
 		struct write_req *last = &c[n - 1]->req;
 
@@ -79,7 +80,7 @@ static int os_submit(struct stage *s, struct chunk **c, int n, struct pass_end *
 	if (os->rounds) {
 		/* Only now is all the pass copied reserved (rounds.h). */
 		if (clean && !err)
-			rounds__clean(os->rounds, os->thread, end->gen);
+			rounds__clean(os->rounds, os->thread, end->gen, end->now);
 		if (closing)
 			rounds__close(os->rounds, end->now);
 	}

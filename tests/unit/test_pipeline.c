@@ -166,11 +166,13 @@ static void test_round_waits_for_the_other_reader(void **state)
 {
 	struct rounds r;
 	struct stage *s0, *s1;
-	struct fake_chunk a, b, c;
+	struct fake_chunk a, b, c, d, e;
 	struct chunk *p;
 	struct pass_end e0 = { .clean = true, .data = true }, e0b = e0, e1 = e0;
+	struct pass_end e0c = e0, e1b = e0, e1c = { .clean = true };
+	const uint64_t fresh = 10;
 
-	rounds__init(&r, 2, 0);
+	rounds__init(&r, 2, 0, fresh);
 	s0 = output_stage__new_on(&out, &w, &r, 0);
 	s1 = output_stage__new_on(&out, &w, &r, 1);
 	/* At gen 0 every reader counts as clean: reader 0 closes the first round. */
@@ -193,6 +195,32 @@ static void test_round_waits_for_the_other_reader(void **state)
 	assert_int_equal(seen.len[2], 72);
 	assert_int_equal(type_at(2, 64), PERF_RECORD_FINISHED_ROUND);
 	assert_int_equal(atomic_load(&r.gen), 2);
+	/* Reader 1 has a clean pass with nothing new, at time 1. */
+	e1c.gen = rounds__begin(&r);
+	e1c.now = 1;
+	assert_int_equal(stage__submit(s1, NULL, 0, &e1c), 0);
+	assert_false(e1c.round);
+	/*
+	 * At fresh + 2 that pass is too old: reader 1's ring may hold what
+	 * came since, so reader 0 closes nothing (hotspot's parser would find
+	 * it behind its flush), and reader 1 is the one that holds it back.
+	 */
+	e0c.gen = rounds__begin(&r);
+	e0c.now = fresh + 2;
+	p = fake(&d, 4);
+	assert_int_equal(stage__submit(s0, &p, 1, &e0c), 0);
+	assert_false(e0c.round);
+	assert_int_equal(seen.len[3], 64);
+	int stale[2];
+	assert_int_equal(rounds__stale(&r, stale, fresh + 2), 1);
+	assert_int_equal(stale[0], 1);
+	/* Woken, reader 1's pass finds reader 0's fresh: the round closes. */
+	e1b.gen = rounds__begin(&r);
+	e1b.now = fresh + 3;
+	p = fake(&e, 5);
+	assert_int_equal(stage__submit(s1, &p, 1, &e1b), 0);
+	assert_true(e1b.round);
+	assert_int_equal(type_at(4, 64), PERF_RECORD_FINISHED_ROUND);
 	s0->ops->destroy(s0);
 	s1->ops->destroy(s1);
 	rounds__exit(&r);

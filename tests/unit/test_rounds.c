@@ -35,6 +35,7 @@
 #define PAGE 4096
 #define RING 4096
 #define SEC 1000000000ULL
+#define MS 1000000ULL
 
 #include "fake-ring.h"
 
@@ -104,7 +105,7 @@ static void run_fixed_order(bool per_thread_rounds, struct model *res)
 
 		if (per_thread_rounds) {
 			/* The rule without the cross-thread check: each reader on its own. */
-			rounds__init(&own[i], 1, 0);
+			rounds__init(&own[i], 1, 0, ROUND_WAKE_NS);
 			r = &own[i];
 			thread = 0;
 			rt.t[i].pass.rounds = r;
@@ -114,22 +115,29 @@ static void run_fixed_order(bool per_thread_rounds, struct model *res)
 	}
 	assert_true(fake_sample(&f[0], 1));
 	assert_true(fake_sample(&f[1], 2));
-	/* Steps a second apart: no chunk is kept, every pass is clean. */
-	assert_true(record_thread__step(&rt.t[0], now += SEC, false) > 0);
-	assert_true(fake_sample(&f[0], 3));
+	/*
+	 * A's steps a second apart (no chunk is kept, every pass is clean), B's
+	 * a millisecond after one of A's: a clean pass counts toward a round
+	 * for ROUND_WAKE_NS only.
+	 */
 	assert_true(record_thread__step(&rt.t[0], now += SEC, false) > 0);
 	if (!per_thread_rounds) {
-		/* B holds the round back: A's step woke it, once for this round. */
+		/* B holds the round back: A's step woke it, once for now. */
 		assert_int_equal(rt.t[0].round_wakes, 1);
-		assert_int_equal(rounds__stale(&rt.rounds, stale), 0);
+		assert_int_equal(rounds__stale(&rt.rounds, stale, now), 0);
 	}
+	assert_true(fake_sample(&f[0], 3));
+	assert_true(record_thread__step(&rt.t[0], now += SEC, false) > 0);
+	if (!per_thread_rounds)	/* still open a second later: woken again */
+		assert_int_equal(rt.t[0].round_wakes, 2);
 	assert_true(fake_sample(&f[0], 4));
 	assert_true(record_thread__step(&rt.t[0], now += SEC, false) > 0);
-	assert_true(record_thread__step(&rt.t[1], now += SEC, false) > 0);
+	assert_true(record_thread__step(&rt.t[1], now += MS, false) > 0);
 	assert_true(fake_sample(&f[0], 5));
 	assert_true(record_thread__step(&rt.t[0], now += SEC, false) > 0);
-	assert_true(record_thread__step(&rt.t[1], now += SEC, false) == 0);
-	assert_true(record_thread__step(&rt.t[0], now += SEC, false) == 0);
+	assert_true(fake_sample(&f[1], 6));
+	assert_true(record_thread__step(&rt.t[1], now += MS, false) > 0);
+	assert_true(record_thread__step(&rt.t[0], now += MS, false) == 0);
 
 	record_threads__exit(&rt);
 	for (int i = 0; i < 2; i++) {
@@ -147,7 +155,7 @@ static void test_round_waits_for_every_reader(void **state)
 	struct model m;
 
 	run_fixed_order(false, &m);
-	assert_int_equal(m.samples, 5);
+	assert_int_equal(m.samples, 6);
 	assert_true(m.rounds >= 2);
 	assert_int_equal(m.violations, 0);
 }
@@ -158,7 +166,7 @@ static void test_model_catches_rounds_per_reader(void **state)
 
 	/* The same steps with each reader closing rounds alone: perf would complain. */
 	run_fixed_order(true, &m);
-	assert_int_equal(m.samples, 5);
+	assert_int_equal(m.samples, 6);
 	assert_true(m.violations > 0);
 }
 
