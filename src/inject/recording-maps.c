@@ -107,12 +107,14 @@ static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec,
 }
 
 /* BUILD_ID: records of { header, s32 pid, u8 build_id[24], char filename[] }. */
-static void read_build_ids(struct walk *c)
+void recording_maps__build_ids(struct perf_reader *r,
+			       void (*cb)(const char *name, const struct build_id *bid, void *priv),
+			       void *priv)
 {
 	unsigned char *buf;
 	size_t size, at = 0;
 
-	if (perf_reader__read_feature(c->r, HEADER_BUILD_ID, (void **)&buf, &size))
+	if (perf_reader__read_feature(r, HEADER_BUILD_ID, (void **)&buf, &size))
 		return;
 	while (size - at >= sizeof(struct perf_event_header) + 4 + 24) {
 		struct perf_event_header h;
@@ -126,10 +128,15 @@ static void read_build_ids(struct walk *c)
 			MIN(buf[at + 8 + 4 + BUILD_ID_ENTRY_SIZE_BYTE], BUILD_ID_MAX) : BUILD_ID_MAX;
 		memcpy(bid.data, buf + at + 8 + 4, BUILD_ID_MAX);
 		if (memchr(name, 0, h.size - (8 + 4 + 24)))
-			maps__add_build_id(c->maps, name, &bid);
+			cb(name, &bid, priv);
 		at += h.size;
 	}
 	free(buf);
+}
+
+static void add_build_id(const char *name, const struct build_id *bid, void *priv)
+{
+	maps__add_build_id(priv, name, bid);
 }
 
 bool recording_maps__by_index(const struct perf_reader *r)
@@ -147,7 +154,7 @@ int recording_maps__read(struct perf_reader *r, struct maps **maps)
 	struct walk w = { .r = r, .maps = maps__new(), .use_seq = recording_maps__by_index(r) };
 	int err;
 
-	read_build_ids(&w);
+	recording_maps__build_ids(r, add_build_id, w.maps);
 	err = perf_reader__for_each_record(r, pass1_cb, &w);
 	if (err) {
 		maps__delete(w.maps);

@@ -21,6 +21,11 @@
 /* Whether r's records carry no usable time, so that times are record indexes. */
 bool recording_maps__by_index(const struct perf_reader *r);
 
+/* Each entry of r's BUILD_ID section (the file name as perf wrote it), to cb. */
+void recording_maps__build_ids(struct perf_reader *r,
+			       void (*cb)(const char *name, const struct build_id *bid, void *priv),
+			       void *priv);
+
 /* Walk r and build its sealed timeline into *maps (new). 0, or the walk's -errno. */
 int recording_maps__read(struct perf_reader *r, struct maps **maps);
 

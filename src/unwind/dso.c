@@ -237,6 +237,16 @@ const char *unwind_dso__path(const struct unwind_dso *ud)
 	return ud->path;
 }
 
+Elf *unwind_dso__elf(const struct unwind_dso *ud)
+{
+	return ud->state == DSO_OK ? ud->elf : NULL;
+}
+
+const struct build_id *unwind_dso__build_id(const struct unwind_dso *ud)
+{
+	return &ud->bid;
+}
+
 int unwind_dso__vaddr(const struct unwind_dso *ud, uint64_t off, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < ud->nr_loads; i++) {

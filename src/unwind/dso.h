@@ -66,6 +66,11 @@ enum unwind_dso_state unwind_dso__state(const struct unwind_dso *ud);
 /* The file it reads, for -v; NULL when none. */
 const char *unwind_dso__path(const struct unwind_dso *ud);
 
+/* Its ELF (libelf; the vdso's from memory), NULL when none was found: for its symbols. */
+Elf *unwind_dso__elf(const struct unwind_dso *ud);
+/* The build id of the file found (size 0: none). */
+const struct build_id *unwind_dso__build_id(const struct unwind_dso *ud);
+
 /* The ELF virtual address of file offset off, or -ENOENT when no PT_LOAD holds it. */
 int unwind_dso__vaddr(const struct unwind_dso *ud, uint64_t off, uint64_t *vaddr);
 
