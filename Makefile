@@ -28,12 +28,12 @@ else ifneq ($(CROSS),)
   $(error CROSS=$(CROSS): this Makefile cross-builds for aarch64 only (CROSS=aarch64))
 endif
 
-PKGS    := libelf libdw libzstd liburing libtracefs libbpf
+PKGS    := libelf libdw libzstd liburing libtracefs libbpf libprotobuf-c zlib
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
            -Wmissing-prototypes -D_GNU_SOURCE -iquote src \
            $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lrt -lpthread
+LDLIBS  += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -liberty -lrt -lpthread
 
 # OUT and BIN may be set on the command line, so that several builds of
 # one tree (two engineers, or a sanitizer build) never share objects.
@@ -62,7 +62,8 @@ endif
 
 # src/ is in wings (src/README.md): every .c of every wing goes into the library.
 SRCS      := $(wildcard src/*.c src/*/*.c)
-LIB_OBJS  := $(patsubst src/%.c,$(OUT)/%.o,$(filter-out src/cli/main.c,$(SRCS)))
+LIB_OBJS  := $(patsubst src/%.c,$(OUT)/%.o,$(filter-out src/cli/main.c,$(SRCS))) \
+             $(OUT)/gen/profile.pb-c.o
 MAIN_OBJ  := $(OUT)/cli/main.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
@@ -107,6 +108,25 @@ $(VERSION_USERS): $(OUT)/perfcap-version.h
 $(OUT)/perfcap-version.h: FORCE | $(OUT)
 	$(Q)echo '#define PERFCAP_VERSION "$(VERSION)"' >$@.tmp && \
 		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# ---- pprof's profile.proto, as Debian ships it (golang-github-google-pprof-dev),
+# compiled by protoc-c (protobuf-c-compiler) into $(OUT)/gen/: perfcap pprof
+# encodes with protobuf-c what go tool pprof decodes with the same .proto.
+PPROF_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PROTOC_C    ?= protoc-c
+PROTO_NEEDS = perfcap pprof's profile.proto; apt-get install protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev (scripts/install-deps.sh)
+
+$(OUT)/gen/profile.pb-c.c $(OUT)/gen/profile.pb-c.h &: $(PPROF_PROTO)
+	$(Q)test -f $(PPROF_PROTO) || { echo "make: $(PPROF_PROTO) not found: $(PROTO_NEEDS)" >&2; exit 1; }
+	$(Q)command -v $(PROTOC_C) >/dev/null || { echo "make: $(PROTOC_C) not found: $(PROTO_NEEDS)" >&2; exit 1; }
+	$(Q)mkdir -p $(OUT)/gen
+	@echo '  PROTOC  '$@
+	$(Q)$(PROTOC_C) --proto_path=$(dir $(PPROF_PROTO)) --c_out=$(OUT)/gen $(PPROF_PROTO)
+
+$(OUT)/gen/profile.pb-c.o: $(OUT)/gen/profile.pb-c.c
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(OUT)/profile/pprof.o: $(OUT)/gen/profile.pb-c.h
 
 # ---- --off-cpu's BPF program (src/record/bpf/) ---------------------------------
 # clang -target bpf against a vmlinux.h that bpftool makes from the running
@@ -190,6 +210,12 @@ fuzz: $(FUZZERS)
 $(OUT)/fuzz/obj/%.o: src/%.c | $(OUT)/fuzz/obj
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/fuzz/obj/gen/profile.pb-c.o: $(OUT)/gen/profile.pb-c.c | $(OUT)/fuzz/obj
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(OUT)/fuzz/obj/profile/pprof.o: $(OUT)/gen/profile.pb-c.h
 
 $(OUT)/fuzz/libperfcap.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -12,13 +12,16 @@ PKGS="build-essential pkg-config
       librsvg2-bin chromium clang
       dpkg-dev debhelper lintian git man-db
       pv libbpf-dev bpftool libfuse3-dev fuse3 libunwind-dev
-      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev
+      zlib1g-dev libiberty-dev golang-go g++"
 
 # The aarch64 build links against Debian's arm64 -dev packages (multiarch);
 # its unit tests run under qemu-aarch64.
 ARM64_PKGS="libelf-dev:arm64 libdw-dev:arm64 libzstd-dev:arm64
       liburing-dev:arm64 libtraceevent-dev:arm64 libtracefs-dev:arm64
-      libcmocka-dev:arm64 libbpf-dev:arm64"
+      libcmocka-dev:arm64 libbpf-dev:arm64 libprotobuf-c-dev:arm64
+      zlib1g-dev:arm64 libiberty-dev:arm64"
 
 missing=""
 for p in $PKGS $ARM64_PKGS; do

@@ -37,19 +37,6 @@ static const char inject_usage[] =
 	"Exit status: 0 converted, 1 the recording cannot be read or written (or has\n"
 	"no DWARF stacks), 2 usage error.\n";
 
-static int parse_count(const char *opt, const char *arg, int lo, int hi, int *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (!*arg || *end || v < lo || v > hi) {
-		fprintf(stderr, "perfcap inject: %s '%s': a number from %d to %d\n", opt, arg, lo, hi);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 static void print_summary(const struct convert_opts *o, const struct convert_stats *st,
 			  double secs)
 {
@@ -96,11 +83,12 @@ int cmd_inject(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 'j':
-			if (parse_count("--jobs", optarg, 1, 64, &o.threads))
+			if (builtin__parse_count("inject", "--jobs", optarg, 1, 64, &o.threads))
 				return 2;
 			break;
 		case OPT_MAX_STACK:
-			if (parse_count("--max-stack", optarg, 1, 1024, &o.max_stack))
+			if (builtin__parse_count("inject", "--max-stack", optarg, 1, 1024,
+						 &o.max_stack))
 				return 2;
 			break;
 		case 'q':
@@ -113,13 +101,7 @@ int cmd_inject(int argc, char **argv)
 			fputs(inject_usage, stdout);
 			return 0;
 		default:
-			if (optopt)
-				fprintf(stderr, "perfcap inject: option -%c needs a value or is unknown\n",
-					optopt);
-			else
-				fprintf(stderr, "perfcap inject: unknown option '%s'\n", argv[optind - 1]);
-			fputs(inject_usage, stderr);
-			return 2;
+			return builtin__bad_option("inject", argv, inject_usage);
 		}
 	}
 	if (optind < argc) {

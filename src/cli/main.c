@@ -15,6 +15,7 @@ static const char usage[] =
 	"  test     check that perfcap records correctly on this machine\n"
 	"  trim     cut a pipe-format recording's DWARF stacks to what was filled\n"
 	"  inject   --convert-callchain: unwind a DWARF recording into callchains\n"
+	"  pprof    write a recording as a pprof profile (go tool pprof, Pyroscope, Parca)\n"
 	"\n"
 	"perfcap <command> --help for a command's options.\n"
 	"Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 		return cmd_trim(argc - 1, argv + 1);
 	if (!strcmp(cmd, "inject"))
 		return cmd_inject(argc - 1, argv + 1);
+	if (!strcmp(cmd, "pprof"))
+		return cmd_pprof(argc - 1, argv + 1);
 	fprintf(stderr, "perfcap: unknown command '%s'\n\n%s", cmd, usage);
 	return 2;
 }

@@ -2,7 +2,7 @@
 # The wings of src/ stand on each other in one order (src/README.md):
 #
 #   root (util, sys, perf-file.h, record-opts.h, version.h)
-#     < io < format < events < unwind < record, read < inject < cli
+#     < io < format < events < unwind < record, read < inject < profile < cli
 #
 # A file of one wing includes headers of its own wing, of the root and of
 # lower wings only; record/ and read/ know nothing of each other. This
@@ -12,7 +12,7 @@
 #   tests/lint/layers.sh [SRC]
 set -u
 src=${1:-src}
-declare -A rank=([root]=0 [io]=1 [format]=2 [events]=3 [unwind]=4 [record]=5 [read]=5 [inject]=6 [cli]=7)
+declare -A rank=([root]=0 [io]=1 [format]=2 [events]=3 [unwind]=4 [record]=5 [read]=5 [inject]=6 [profile]=7 [cli]=8)
 bad=0 files=0
 while IFS= read -r f; do
 	rel=${f#"$src"/}

@@ -110,6 +110,20 @@ need_bench() {
 	[ "$(grep -c '^parallel,' "$BATS_TEST_TMPDIR/u/raw.csv")" = 7 ]
 }
 
+@test "bench/pprof.sh: perfcap pprof and perf script on one fp and one DWARF recording: a row each, the same stacks; an unknown workload exits 2" {
+	need_record
+	command -v go >/dev/null || skip "go is not installed (Debian golang-go)"
+	command -v /usr/bin/time >/dev/null || skip "GNU time is not installed"
+	run -2 env PERFCAP="$P" "$ROOT/bench/pprof.sh" -w nosuch -o "$BATS_TEST_TMPDIR/p0"
+	run -0 env PERFCAP="$P" "$ROOT/bench/pprof.sh" -w fp,dwarf -t 1 -o "$BATS_TEST_TMPDIR/p"
+	echo "$output"
+	# Every sample's stack is perf script's, no share moved, and both took time.
+	for w in fp dwarf; do
+		grep -Eq "^\| $w \| [0-9]+ \| ([0-9]+) \| [0-9]+ \| \1 \| 0\.00 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|" "$BATS_TEST_TMPDIR/p/table.md"
+	done
+	[ "$(grep -c '^fp,' "$BATS_TEST_TMPDIR/p/raw.csv")" = 2 ]
+}
+
 @test "bench/hotspot-order.sh: perfcap and perf, piped into hotspot's parser under load: a row each, and the table" {
 	need_record
 	need_hotspot_perfparser
@@ -204,6 +218,11 @@ reads_with() {
 				continue
 			fi
 			if head -n 1 "$c" | grep -Eq '^workload,(file,bytes|samples,same,)'; then
+				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
+				continue
+			fi
+			# bench/pprof.sh's: its times and its sizes, named on its page.
+			if head -n 1 "$c" | grep -Eq '^workload,(step,wall_s,cpu_s,maxrss_kib|bytes,samples,profile_samples,)'; then
 				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
 				continue
 			fi
