@@ -161,7 +161,7 @@ EOF
 	lost=$(awk '/^ *LOST events:/ { print $3; exit }' "$PERF_OUT")
 	[ "${lost:-0}" -gt 0 ] || skip "perf lost nothing with a one-page ring"
 	pprof -i lost.data -o lost.pb.gz
-	grep -q "the recording lost" pprof.err
+	grep -q "lost.data lost [0-9]* events (LOST)" pprof.err
 	gopprof -raw lost.pb.gz
 	grep -Eq '^Comment: lost: [0-9]+ events in LOST records' gopprof.out
 }
@@ -177,6 +177,47 @@ EOF
 	[[ $output == *"unknown option"* ]]
 	run -2 "$P" pprof -j 0
 	[[ $output == *"--jobs '0'"* ]]
-	run -2 "$P" pprof extra
-	[[ $output == *"unexpected 'extra'"* ]]
+	# A FILE that is not there: said, and exit 1.
+	run -1 "$P" pprof nosuch.data
+	[[ $output == *nosuch.data* ]]
+	[ ! -e nosuch.data.pb.gz ]
+}
+
+@test "pprof: a --switch-output set gives a profile a file, beside each or in a directory; their samples are the recording's" {
+	pc_record -g --switch-output=100ms -o sw.data -- "$W/parallel" -t 0.5
+	set -- sw.data.2*
+	[ "$#" -ge 3 ]
+	pprof "$@"
+	total=0
+	for f in "$@"; do
+		gopprof -raw "$f.pb.gz"
+		perf_ok report -i "$f" --stats
+		n=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$PERF_OUT")
+		[ "$(grep -c "samples of 1 event.* -> $f.pb.gz\$" pprof.err)" = 1 ]
+		[ "$(awk -v o="$f.pb.gz" '$NF == o { print $3 }' pprof.err)" = "${n:-0}" ]
+		total=$((total + ${n:-0}))
+	done
+	[ "$total" -gt 1000 ]
+	mkdir out
+	pprof -q -o out "$@"
+	[ "$(ls out | wc -l)" = "$#" ]
+	for f in "$@"; do gzip -t "out/$f.pb.gz"; done
+	run -2 "$P" pprof -o nodir "$@"
+	[[ $output == *"-o nodir: with several FILEs, a directory that exists"* ]]
+	run -2 "$P" pprof -i sw.data "$1"
+	[[ $output == *"one or the other"* ]]
+}
+
+@test "pprof: --off-cpu's offcpu-time in wall nanoseconds, its total the samples' periods" {
+	pc_record --off-cpu -g -o off.data -- "$W/sleeper"
+	pprof -i off.data -o off.pb.gz --event offcpu-time
+	gopprof -raw off.pb.gz
+	grep -q '^samples/count wall/nanoseconds\[dflt\]$' gopprof.out
+	grep -q '^PeriodType: wall nanoseconds$' gopprof.out
+	perf_ok script -i off.data -F event,period
+	want=$(awk '$2 == "offcpu-time:" { s += $1 } END { print s + 0 }' "$PERF_OUT")
+	[ "$want" -gt 100000000 ]
+	gopprof -top -unit=nanoseconds -sample_index=wall off.pb.gz
+	got=$(sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)ns total$/\1/p' gopprof.out)
+	[ "$got" = "$want" ]
 }
