@@ -67,6 +67,20 @@ differences() {
 	done
 }
 
+@test "the README says perfcap lacks none of perf record --list-opts, and that holds" {
+	local perf_opts ours left readme
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	perf_opts=$(perf record --list-opts 2>&1 | tr ' ' '\n' | grep '^--' | sort -u)
+	ours=$("$P" record --list-options | grep '^--' | sed 's/=$//' | sort -u)
+	left=$(comm -23 <(echo "$perf_opts") <(echo "$ours"))
+	echo "perf's options perfcap does not take: ${left:-none}"
+	[ -z "$left" ]
+	# The sentence that says so, with the count of perf's list it names.
+	tr '\n' ' ' <"$readme" | grep -Eq "every one of the $(wc -l <<<"$perf_opts") in perf 6\.1's .perf record --list-opts. among them \(perfcap lacks none"
+	# And no sentence left that names options as ones perfcap lacks.
+	refute grep -n -- '--list-opts` it lacks' "$readme"
+}
+
 @test "the Differences section names no option perfcap takes as one it lacks" {
 	local ours o rows
 	ours=$("$P" record --list-options | sed 's/=$//')
