@@ -73,13 +73,19 @@ setup() {
 }
 
 @test "perf record -o - | perf script, and | perf report, with perfcap in perf's place" {
+	# pipefail: either side failing fails the test (perfcap exiting non-zero
+	# after it wrote the stream included).
+	set -o pipefail
 	"$P" record -q -o - -e cpu-clock -- "$W/parallel" -j 2 -t 0.3 2>rec.err |
 		perf script -i - >script.out 2>script.err
+	set +o pipefail
 	cat rec.err script.err
 	grep -q parallel script.out
 	[ "$(wc -l <script.out)" -gt 50 ]
+	set -o pipefail
 	"$P" record -q -o - -e cpu-clock -- "$W/parallel" -j 2 -t 0.3 2>rec.err |
 		perf report -i - --stdio --sort comm >report.out 2>report.err
+	set +o pipefail
 	cat rec.err report.err
 	grep -qE '^ +[0-9.]+% +parallel' report.out
 }
