@@ -24,11 +24,17 @@ sample_times() { # FILE
 # The time of the workload's exec (its COMM exec record) in FILE.
 exec_time() { # FILE
 	perf_ok script -i "$1" --show-task-events -F comm,time || return 1
-	awk '/PERF_RECORD_COMM exec/ { t = $2; sub(/:$/, "", t); print t; exit }' "$PERF_OUT"
+	# No exec record fails: an empty time would make every gap the uptime.
+	awk '/PERF_RECORD_COMM exec/ { t = $2; sub(/:$/, "", t); print t; exit }
+	     END { if (t == "") { print "no COMM exec record" > "/dev/stderr"; exit 1 } }' "$PERF_OUT"
 }
 
-# Milliseconds from A to B (seconds with decimals).
+# Milliseconds from A to B (seconds with decimals); fails when one is missing.
 ms_between() { # A B
+	if [ -z "$1" ] || [ -z "$2" ]; then
+		echo "ms_between: a time is missing ('$1', '$2')" >&2
+		return 1
+	fi
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d\n", (b - a) * 1000 }'
 }
 

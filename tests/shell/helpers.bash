@@ -255,9 +255,16 @@ top_entry() { # FILE [more perf report options]
 	awk '!/^#/ && NF >= 4 { sub(/%$/, "", $1); print $1, $2, $4; exit }' "$PERF_OUT"
 }
 
-# Number of samples perf sees in FILE.
+# Number of samples perf sees in FILE. When perf fails or warns it prints
+# no number but "perf-report-failed:FILE" and returns 1, so that neither a
+# comparison with a count nor "0 = 0" between two such files passes.
 perf_samples() { # FILE
-	perf_stats "$1" | stat_of Aggregated SAMPLE
+	local st
+	if ! st=$(perf_stats "$1"); then
+		echo "perf-report-failed:$1"
+		return 1
+	fi
+	stat_of Aggregated SAMPLE <<<"$st"
 }
 
 # The feature names `perf report --header-only` lists as missing, one a line.

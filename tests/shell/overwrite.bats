@@ -37,11 +37,17 @@ sample_times() { # FILE [CPU]
 # The time of the command's last PERF_RECORD_EXIT in FILE.
 exit_time() { # FILE
 	perf_ok script -i "$1" --show-task-events -F comm,time || return 1
-	awk '/PERF_RECORD_EXIT/ { t = $2; sub(/:$/, "", t) } END { print t }' "$PERF_OUT"
+	# No EXIT record fails: an empty time would read as 0 and pass any "before".
+	awk '/PERF_RECORD_EXIT/ { t = $2; sub(/:$/, "", t) }
+	     END { if (t == "") { print "no EXIT record" > "/dev/stderr"; exit 1 } print t }' "$PERF_OUT"
 }
 
-# ms A B: milliseconds from A to B (seconds with decimals).
+# ms A B: milliseconds from A to B (seconds with decimals); fails when one is missing.
 ms() {
+	if [ -z "$1" ] || [ -z "$2" ]; then
+		echo "ms: a time is missing ('$1', '$2')" >&2
+		return 1
+	fi
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d\n", (b - a) * 1000 }'
 }
 
@@ -123,7 +129,8 @@ snapshot_clean() { # FILE
 	[ "$full" -ge 1 ]
 	all=$(sample_times tiny.data)
 	end=$(exit_time tiny.data)
-	[ "$(ms "$(tail -1 <<<"$all")" "$end")" -lt 200 ]
+	gap=$(ms "$(tail -1 <<<"$all")" "$end")
+	[ "$gap" -lt 200 ]
 }
 
 @test "--overwrite -m 1: perf record --overwrite of the same command keeps as much" {
