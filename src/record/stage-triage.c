@@ -45,9 +45,9 @@
  * stage_ops.direct), the reader trims the chunk's stacks in place and
  * hands it straight on, as if the stage were not there; its buffer is
  * free again when that returns. A copy costs the reader little, but the
- * handoff to the thread, which must be woken and then writes, cost 22-29%
- * more recorder CPU and 55-64% more voluntary switches with the output
- * keeping up (bench/results/2026-12-01-triage-vs-before/). A write
+ * handoff to the thread, which must be woken and then writes, costs CPU
+ * and switches on every pass while the output keeps up
+ * (bench/results/2026-12-01-triage-vs-before/, 2026-12-02-direct-writes/). A write
  * straight from the reader that takes longer than TRIAGE_SLOW_WRITE_NS
  * (a disk whose writeback now throttles the writer) says the output has
  * fallen behind: for TRIAGE_DIRECT_PAUSE_NS every chunk is copied, and
@@ -56,12 +56,13 @@
  * more, in one block or several, at a speed that would write the
  * reader's largest chunk in TRIAGE_SLOW_WRITE_NS (vouched). Any slower
  * window of writes, or one write over TRIAGE_SLOW_WRITE_NS, by any
- * reader's stage (the file is one queue: a reader's 8-byte FINISHED_ROUND
- * waited 15 ms behind another stage's block), stops every reader's own
- * writes for TRIAGE_DIRECT_PAUSE_NS (output.slow_until). On a file that
- * is slow from the start (a network filesystem, a throttled disk:
- * bench/fixtures/slowfs.c) a reader's first write blocked for a quarter
- * of a second and the kernel dropped 4% of the samples. A pipe, a writer
+ * reader's stage stops every reader's own writes for
+ * TRIAGE_DIRECT_PAUSE_NS (output.slow_until): the file is one queue, so
+ * even a reader's smallest write waits behind another stage's block. The
+ * reader never writes first because on a file that is slow from the start
+ * (a network filesystem, a throttled disk: bench/fixtures/slowfs.c) that
+ * first write blocks it while its rings fill
+ * (bench/results/2026-12-02-direct-writes/). A pipe, a writer
  * that holds its requests (aio, io_uring) and -z are always copied.
  *
  * With a writer that holds its requests (on a file), the copies gather:
