@@ -277,7 +277,8 @@ static void status_tick(struct record *rec, uint64_t now)
 
 /* ---- control of the recording ------------------------------------------- */
 
-void record__take_stats(struct record *rec)
+/* What the readers saw since the last switch becomes the file's; stats keeps the sum. */
+static void record__take_stats(struct record *rec)
 {
 	struct record_threads *rt = &rec->readers;
 	uint64_t st = rec->evlist.evsels[0]->attr.sample_type;
@@ -429,7 +430,8 @@ static int record__finish_pipe(struct record *rec, int err)
 	return err ? err : werr;
 }
 
-int record__finish(struct record *rec, int err)
+/* Features and the final header of the current file (or the end of a pipe stream). */
+static int record__finish(struct record *rec, int err)
 {
 	struct evlist *el = &rec->evlist;
 	int nr = el->nr;
@@ -1010,6 +1012,8 @@ int cmd_record(int argc, char **argv)
 	unsigned int pages;
 	int nr_bufs, err, ret;
 
+	rec->ctl.take_stats = record__take_stats;
+	rec->ctl.finish = record__finish;
 	ret = record__options(rec, argc, argv);
 	if (ret >= 0) {
 		record_opts__exit(o);

@@ -229,9 +229,9 @@ static int record__switch_output(struct record *rec)
 		fprintf(stderr, "[ perfcap record: dump data: Woken up %llu times ]\n",
 			(unsigned long long)(wakeups - rec->ctl.so.wakeups_at_switch));
 	rec->ctl.so.wakeups_at_switch = wakeups;
-	record__take_stats(rec);
+	rec->ctl.take_stats(rec);
 	t1 = record__now_ns();
-	err = record__finish(rec, 0);
+	err = rec->ctl.finish(rec, 0);
 	t2 = record__now_ns();
 	if (!err)
 		err = switch_output__rename(&rec->ctl.so, o->output, path, sizeof(path));

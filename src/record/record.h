@@ -54,6 +54,15 @@ struct record_control {
 	uint64_t synth_end;		/* where the current file's synthesized records end */
 	int delay_step;			/* -D ranges: even: next is an enable */
 	bool stop;			/* a control 'stop', -D's last range or --max-size ended it */
+	/*
+	 * What a --switch-output switch needs of the command that runs the
+	 * recording, handed in by it (record/ calls nothing above itself):
+	 * take_stats makes what the readers saw since the last switch the
+	 * file's (stats keeps the sum); finish writes the features and the
+	 * final header of the current file.
+	 */
+	void (*take_stats)(struct record *rec);
+	int (*finish)(struct record *rec, int err);
 };
 
 struct record {
@@ -92,12 +101,6 @@ static inline uint64_t record__now_ns(void)
 {
 	return mono_ns();
 }
-
-/* cli/builtin-record.c */
-/* Features and the final header of the current file (or the end of a pipe stream). */
-int record__finish(struct record *rec, int err);
-/* What the readers saw since the last switch becomes the file's; stats keeps the sum. */
-void record__take_stats(struct record *rec);
 
 /* record/target.c */
 /* The events follow the command perfcap starts (not -a/-C/-p/-t with a timer command). */
