@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "perfcap record" options: perf record's names and meanings, plus
- * --writer. Pure: no system calls (sysconf(_SC_PAGESIZE) is answered
+ * --writer: the table of rows and each row's handler; the engine that
+ * runs a table over argv is cli/parse-options.c. Pure: no system calls (sysconf(_SC_PAGESIZE) is answered
  * from the auxiliary vector), so tests/unit/test_options.c can run its
  * tables anywhere. Values are checked here, once, so that the record
  * code can trust them; whether an event or a CPU exists is found out
@@ -10,9 +11,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stddef.h>
-#include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,9 @@
 #include <unistd.h>
 
 #include "events/cpumap.h"
+#include "cli/option-values.h"
 #include "cli/options.h"
+#include "cli/parse-options.h"
 #include "events/perf-regs.h"
 #include "record/status.h"
 #include "record/thread-spec.h"
@@ -34,135 +35,6 @@
  */
 #define OPTS_MAX_DWARF_SIZE 65528
 
-static int usage_err(char *err, int errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int usage_err(char *err, int errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-/*
- * An unsigned number, the whole string. strtoull alone would take " 5",
- * "-5" (as a huge value) and "5x"; none of those is what the user meant.
- */
-static int parse_u64(const char *str, int base, uint64_t *val)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!str || *str < '0' || *str > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(str, &end, base);
-	if (errno || *end)
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
-
-/* "1,2,3": positive ids, no empty items. */
-static bool valid_id_list(const char *str)
-{
-	const char *s = str;
-
-	for (;;) {
-		uint64_t id = 0;
-
-		if (*s < '0' || *s > '9')
-			return false;
-		while (*s >= '0' && *s <= '9') {
-			id = id * 10 + (uint64_t)(*s - '0');
-			if (id > INT_MAX)
-				return false;
-			s++;
-		}
-		if (id == 0)
-			return false;
-		if (!*s)
-			return true;
-		if (*s != ',')
-			return false;
-		s++;
-	}
-}
-
-/*
- * The -m value as a page count before the power-of-two check: plain
- * decimal pages, or a size with a B/K/M/G suffix rounded up to whole
- * pages as perf does.
- */
-static int mmap_value_pages(const char *str, unsigned int page_size, uint64_t *pages)
-{
-	static const struct {
-		char tag;
-		uint64_t mult;
-	} tags[] = {
-		{ 'B', 1 }, { 'K', 1ULL << 10 }, { 'M', 1ULL << 20 }, { 'G', 1ULL << 30 },
-	};
-	size_t len = str ? strlen(str) : 0;
-	uint64_t num, bytes;
-	char digits[32];
-	size_t i;
-
-	if (!len || !page_size || len >= sizeof(digits))
-		return -EINVAL;
-	if (str[len - 1] >= '0' && str[len - 1] <= '9')
-		return parse_u64(str, 10, pages);
-
-	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		/* Lower case too: "512k" can only mean one thing. */
-		if ((str[len - 1] & ~0x20) != tags[i].tag)
-			continue;
-		memcpy(digits, str, len - 1);
-		digits[len - 1] = '\0';
-		if (parse_u64(digits, 10, &num) ||
-		    __builtin_mul_overflow(num, tags[i].mult, &bytes) ||
-		    bytes > UINT64_MAX - (page_size - 1))
-			return -EINVAL;
-		*pages = (bytes + page_size - 1) / page_size;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static bool is_power_of_2(uint64_t n)
-{
-	return n && !(n & (n - 1));
-}
-
-int parse_mmap_pages(const char *str, unsigned int page_size, unsigned int *pages)
-{
-	uint64_t n;
-
-	/*
-	 * perf rounds a non-power-of-two up with a notice; perfcap refuses
-	 * it instead, so the ring is exactly the size the user asked for.
-	 */
-	if (mmap_value_pages(str, page_size, &n) || !is_power_of_2(n) || n > UINT_MAX)
-		return -EINVAL;
-	*pages = (unsigned int)n;
-	return 0;
-}
-
-/* "16K", "2M": a byte count as perf prints it in its rounding notice. */
-static void size_str(uint64_t bytes, char *buf, size_t size)
-{
-	if (bytes >= (1ULL << 20) && !(bytes & ((1ULL << 20) - 1)))
-		snprintf(buf, size, "%lluM", (unsigned long long)(bytes >> 20));
-	else if (bytes >= 1024 && !(bytes & 1023))
-		snprintf(buf, size, "%lluK", (unsigned long long)(bytes >> 10));
-	else
-		snprintf(buf, size, "%lluB", (unsigned long long)bytes);
-}
-
 /*
  * One -m value: pages or a size, rounded up to a power of two with
  * perf's notice ("rounding mmap pages size to 16K (4 pages)").
@@ -174,7 +46,7 @@ static int mmap_one(struct record_opts *opts, const char *what, const char *val,
 	uint64_t n;
 	char sz[32];
 
-	if (mmap_value_pages(val, page_size, &n))
+	if (parse_mmap_value(val, page_size, &n))
 		return usage_err(err, errlen, "invalid -m value '%s': expected a number of "
 				 "pages or a size with B, K, M or G suffix", what);
 	if (n == 0)
@@ -261,41 +133,20 @@ static int parse_call_graph(struct record_opts *opts, const char *arg, char *err
 
 /* ---- the table ------------------------------------------------------- */
 
-/*
- * Each option is one row: its names, whether it takes a value, its help
- * line, and either a field to set or a handler. getopt's tables, the
- * --help text and --list-options are all made from these rows, so an
- * option exists in all of them or in none.
- */
-enum opt_arg { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
-enum opt_kind { KIND_SECTION, KIND_FLAG, KIND_COUNT, KIND_FN };
-
+/* perfcap record's own parse state, beside what the rows fill in record_opts. */
 struct parse_state {
 	bool aio_given;
-	bool unset;		/* a --no- form of an ARG_NONE handler's row */
 	int last_event_arg;	/* index into event_args of the last -e; -1 none */
 };
 
-typedef int (*opt_fn)(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen);
+static struct parse_state *pstate(struct opt_ctx *ctx)
+{
+	return ctx->state;
+}
 
-struct opt_def {
-	const char *name;	/* long name; NULL: short only */
-	char key;		/* short letter; 0: long only */
-	enum opt_arg arg;
-	const char *meta;	/* the value in --help: "<n>" */
-	enum opt_kind kind;
-	size_t off;		/* KIND_FLAG (bool) and KIND_COUNT (int): the field */
-	opt_fn fn;		/* KIND_FN */
-	const char *help;	/* NULL: hidden from --help (an alias) */
-};
-
-#define SECTION(title) { .kind = KIND_SECTION, .help = title }
 #define FLAG(lname, k, field, h) \
 	{ .name = lname, .key = k, .kind = KIND_FLAG, \
 	  .off = offsetof(struct record_opts, field), .help = h }
-#define OPT(lname, k, a, m, handler, h) \
-	{ .name = lname, .key = k, .arg = a, .meta = m, .kind = KIND_FN, .fn = handler, .help = h }
 
 /* Handlers: each checks its value once and fills record_opts. */
 
@@ -306,12 +157,11 @@ static char *own(struct record_opts *o, char *s)
 	return s;
 }
 
-static int opt_cpu(struct record_opts *o, const char *arg, struct parse_state *st,
-		   char *err, int errlen)
+static int opt_cpu(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	struct cpu_map *map = cpu_map__parse(arg);
 
-	(void)st;
 	if (!map)
 		return usage_err(err, errlen, "invalid -C value '%s': expected a CPU list "
 				 "like 0-3,7", arg);
@@ -334,24 +184,24 @@ static int opt_ids(struct record_opts *o, const char *arg, char c, char *err, in
 	return 0;
 }
 
-static int opt_pid(struct record_opts *o, const char *arg, struct parse_state *st,
-		   char *err, int errlen)
+static int opt_pid(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return opt_ids(o, arg, 'p', err, errlen);
 }
 
-static int opt_tid(struct record_opts *o, const char *arg, struct parse_state *st,
-		   char *err, int errlen)
+static int opt_tid(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return opt_ids(o, arg, 't', err, errlen);
 }
 
 /* -e given twice means both lists, as in perf; each keeps its own --filter. */
-static int opt_event(struct record_opts *o, const char *arg, struct parse_state *st,
-		     char *err, int errlen)
+static int opt_event(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	size_t a, b;
 	char *joined;
 
@@ -360,7 +210,7 @@ static int opt_event(struct record_opts *o, const char *arg, struct parse_state 
 				 "like cpu-clock,cs");
 	o->event_args = xrealloc(o->event_args, (o->nr_event_args + 1) * sizeof(*o->event_args));
 	o->event_args[o->nr_event_args] = (struct event_arg){ .events = arg };
-	st->last_event_arg = o->nr_event_args++;
+	pstate(ctx)->last_event_arg = o->nr_event_args++;
 
 	if (!o->events) {
 		o->events = arg;
@@ -380,19 +230,19 @@ static int opt_event(struct record_opts *o, const char *arg, struct parse_state 
  * --filter belongs to the -e before it. A second --filter for the same
  * -e is ANDed with the first, as perf appends tracepoint filters.
  */
-static int opt_filter(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen)
+static int opt_filter(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	struct event_arg *ea;
 	char *both;
 
-	if (st->last_event_arg < 0)
+	if (pstate(ctx)->last_event_arg < 0)
 		return usage_err(err, errlen, "--filter '%s' must follow the -e tracepoint "
 				 "event it filters", arg);
 	if (!*arg)
 		return usage_err(err, errlen, "invalid --filter value '': expected a "
 				 "tracepoint filter like 'prev_pid == 0'");
-	ea = &o->event_args[st->last_event_arg];
+	ea = &o->event_args[pstate(ctx)->last_event_arg];
 	if (!ea->filter) {
 		ea->filter = arg;
 		return 0;
@@ -403,12 +253,22 @@ static int opt_filter(struct record_opts *o, const char *arg, struct parse_state
 	return 0;
 }
 
-static int opt_count(struct record_opts *o, const char *arg, struct parse_state *st,
-		     char *err, int errlen)
+/* perf's -t turns inheriting off unless the command line said (check_conflicts). */
+static int opt_no_inherit(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
+
+	(void)arg, (void)err, (void)errlen;
+	o->no_inherit = !ctx->unset;
+	o->no_inherit_set = true;
+	return 0;
+}
+
+static int opt_count(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
+{
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (parse_u64(arg, 0, &val) || !val)
 		return usage_err(err, errlen, "invalid -c value '%s': expected a positive "
 				 "number", arg);
@@ -416,12 +276,11 @@ static int opt_count(struct record_opts *o, const char *arg, struct parse_state 
 	return 0;
 }
 
-static int opt_freq(struct record_opts *o, const char *arg, struct parse_state *st,
-		    char *err, int errlen)
+static int opt_freq(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (!strcmp(arg, "max")) {
 		o->freq_max = true;
 		o->freq = 0;
@@ -435,20 +294,21 @@ static int opt_freq(struct record_opts *o, const char *arg, struct parse_state *
 	return 0;
 }
 
-static int opt_g(struct record_opts *o, const char *arg, struct parse_state *st,
-		 char *err, int errlen)
+static int opt_g(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)arg, (void)st, (void)err, (void)errlen;
+	struct record_opts *o = obj;
+
+	(void)arg, (void)err, (void)errlen;
 	/* -g after --call-graph dwarf keeps dwarf, as in perf. */
 	if (o->callgraph == CALLGRAPH_NONE)
 		o->callgraph = CALLGRAPH_FP;
 	return 0;
 }
 
-static int opt_call_graph(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_call_graph(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return parse_call_graph(o, arg, err, errlen);
 }
 
@@ -467,24 +327,24 @@ static int parse_regs(const char *opt, const char *arg, uint64_t *mask, bool *li
 	return 0;
 }
 
-static int opt_user_regs(struct record_opts *o, const char *arg, struct parse_state *st,
-			 char *err, int errlen)
+static int opt_user_regs(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return parse_regs("--user-regs", arg, &o->user_regs, &o->list_user_regs, err, errlen);
 }
 
-static int opt_intr_regs(struct record_opts *o, const char *arg, struct parse_state *st,
-			 char *err, int errlen)
+static int opt_intr_regs(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return parse_regs("-I/--intr-regs", arg, &o->intr_regs, &o->list_intr_regs, err, errlen);
 }
 
 /* clock_gettime() clocks by perf's names and short names, or a number. */
-static int opt_clockid(struct record_opts *o, const char *arg, struct parse_state *st,
-		       char *err, int errlen)
+static int opt_clockid(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	static const struct {
 		const char *name;
 		int id;
@@ -498,7 +358,6 @@ static int opt_clockid(struct record_opts *o, const char *arg, struct parse_stat
 	const char *name = arg;
 	uint64_t val;
 
-	(void)st;
 	/* perf also takes the kernel's spelling: CLOCK_MONOTONIC. */
 	if (!strncasecmp(name, "CLOCK_", 6))
 		name += 6;
@@ -518,12 +377,13 @@ static int opt_clockid(struct record_opts *o, const char *arg, struct parse_stat
 			 "monotonic_raw, realtime, boottime, tai or a clock number", arg);
 }
 
-static int opt_branch_any(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_branch_any(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
+
 	(void)arg, (void)err, (void)errlen;
 	/* --no-branch-any: no branch stack, as perf's callback does when unset. */
-	if (st->unset)
+	if (ctx->unset)
 		o->branch_stack = 0;
 	else
 		o->branch_stack |= PERF_SAMPLE_BRANCH_ANY;
@@ -531,9 +391,9 @@ static int opt_branch_any(struct record_opts *o, const char *arg, struct parse_s
 }
 
 /* -j any,u: perf's branch filter names; privilege levels alone mean "any" branch. */
-static int opt_branch_filter(struct record_opts *o, const char *arg, struct parse_state *st,
-			     char *err, int errlen)
+static int opt_branch_filter(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	static const struct {
 		const char *name;
 		uint64_t bit;
@@ -559,7 +419,6 @@ static int opt_branch_filter(struct record_opts *o, const char *arg, struct pars
 	uint64_t mask = 0;
 	const char *s = arg;
 
-	(void)st;
 	for (;;) {
 		size_t len = strcspn(s, ",");
 		size_t i;
@@ -583,17 +442,17 @@ static int opt_branch_filter(struct record_opts *o, const char *arg, struct pars
 	return 0;
 }
 
-static int opt_mmap(struct record_opts *o, const char *arg, struct parse_state *st,
-		    char *err, int errlen)
+static int opt_mmap(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	return parse_mmap_opt(o, arg, err, errlen);
 }
 
-static int opt_output(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen)
+static int opt_output(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!*arg)
 		return usage_err(err, errlen, "invalid -o value '': expected a file name "
 				 "(or - for a pipe)");
@@ -602,12 +461,11 @@ static int opt_output(struct record_opts *o, const char *arg, struct parse_state
 	return 0;
 }
 
-static int opt_realtime(struct record_opts *o, const char *arg, struct parse_state *st,
-			char *err, int errlen)
+static int opt_realtime(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (parse_u64(arg, 10, &val) || val < 1 || val > 99)
 		return usage_err(err, errlen, "invalid -r value '%s': expected a SCHED_FIFO "
 				 "priority 1..99", arg);
@@ -615,12 +473,12 @@ static int opt_realtime(struct record_opts *o, const char *arg, struct parse_sta
 	return 0;
 }
 
-static int opt_aio(struct record_opts *o, const char *arg, struct parse_state *st,
-		   char *err, int errlen)
+static int opt_aio(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	st->aio_given = true;
+	pstate(ctx)->aio_given = true;
 	if (!arg) {
 		o->aio = OPTS_DEFAULT_AIO;
 		return 0;
@@ -632,10 +490,10 @@ static int opt_aio(struct record_opts *o, const char *arg, struct parse_state *s
 	return 0;
 }
 
-static int opt_writer(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen)
+static int opt_writer(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (strcmp(arg, "sync") && strcmp(arg, "aio") && strcmp(arg, "uring"))
 		return usage_err(err, errlen, "invalid --writer value '%s': expected sync, "
 				 "aio or uring", arg);
@@ -643,12 +501,11 @@ static int opt_writer(struct record_opts *o, const char *arg, struct parse_state
 	return 0;
 }
 
-static int opt_threads(struct record_opts *o, const char *arg, struct parse_state *st,
-		       char *err, int errlen)
+static int opt_threads(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	char msg[200];
 
-	(void)st;
 	if (thread_spec__check(arg, msg, sizeof(msg)))
 		return usage_err(err, errlen, "%s", msg);
 	o->threads = true;
@@ -656,12 +513,11 @@ static int opt_threads(struct record_opts *o, const char *arg, struct parse_stat
 	return 0;
 }
 
-static int opt_comp_level(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_comp_level(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	o->comp_auto = false;
 	if (!arg || !*arg) {
 		o->comp_level = 1;
@@ -682,12 +538,11 @@ static int opt_comp_level(struct record_opts *o, const char *arg, struct parse_s
 }
 
 /* -S[e][size], as perf 6.1: e also takes a snapshot at the end; size in bytes (0x1000 too). */
-static int opt_snapshot(struct record_opts *o, const char *arg, struct parse_state *st,
-			char *err, int errlen)
+static int opt_snapshot(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val = 0;
 
-	(void)st;
 	o->aux_snapshot = true;
 	if (!arg)
 		return 0;
@@ -702,12 +557,11 @@ static int opt_snapshot(struct record_opts *o, const char *arg, struct parse_sta
 	return 0;
 }
 
-static int opt_aux_sample(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_aux_sample(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val = OPTS_DEFAULT_AUX_SAMPLE_SIZE;
 
-	(void)st;
 	o->aux_sample = true;
 	if (arg && *arg && (parse_u64(arg, 0, &val) || !val || val > OPTS_MAX_AUX_SAMPLE_SIZE))
 		return usage_err(err, errlen, "invalid --aux-sample value '%s': expected a size "
@@ -716,79 +570,20 @@ static int opt_aux_sample(struct record_opts *o, const char *arg, struct parse_s
 	return 0;
 }
 
-/* "100M", "4096", "1G": bytes, with perf's B/K/M/G tags. */
-static int parse_size(const char *str, uint64_t *bytes)
+static int opt_max_size(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	static const struct {
-		char tag;
-		int shift;
-	} tags[] = { { 'B', 0 }, { 'K', 10 }, { 'M', 20 }, { 'G', 30 } };
-	size_t len = strlen(str);
-	char digits[32];
-	uint64_t n;
+	struct record_opts *o = obj;
 
-	if (!len || len >= sizeof(digits))
-		return -EINVAL;
-	if (str[len - 1] >= '0' && str[len - 1] <= '9')
-		return parse_u64(str, 10, bytes);
-	/* Upper case only, as perf: "5m" is five minutes to --switch-output. */
-	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
-		if (str[len - 1] != tags[i].tag)
-			continue;
-		memcpy(digits, str, len - 1);
-		digits[len - 1] = '\0';
-		if (parse_u64(digits, 10, &n) || (n && __builtin_clzll(n) < tags[i].shift))
-			return -EINVAL;
-		*bytes = n << tags[i].shift;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* "30s", "5m", "1h", "2d", "500ms": nanoseconds. A bare number is seconds. */
-static int parse_duration(const char *str, uint64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		uint64_t mult;
-	} units[] = {
-		{ "ms", 1000000ULL }, { "s", 1000000000ULL }, { "m", 60000000000ULL },
-		{ "h", 3600000000000ULL }, { "d", 86400000000000ULL },
-	};
-	size_t len = strspn(str, "0123456789");
-	char digits[24];
-	uint64_t n;
-
-	if (!len || len >= sizeof(digits))
-		return -EINVAL;
-	memcpy(digits, str, len);
-	digits[len] = '\0';
-	if (parse_u64(digits, 10, &n) || !n)
-		return -EINVAL;
-	if (!str[len]) {
-		*ns = n * 1000000000ULL;
-		return n > UINT64_MAX / 1000000000ULL ? -EINVAL : 0;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(str + len, units[i].unit))
-			return __builtin_mul_overflow(n, units[i].mult, ns) ? -EINVAL : 0;
-	return -EINVAL;
-}
-
-static int opt_max_size(struct record_opts *o, const char *arg, struct parse_state *st,
-			char *err, int errlen)
-{
-	(void)st;
 	if (parse_size(arg, &o->max_size) || !o->max_size)
 		return usage_err(err, errlen, "invalid --max-size value '%s': expected a size "
 				 "in bytes, with B, K, M or G suffix", arg);
 	return 0;
 }
 
-static int opt_user_buffer(struct record_opts *o, const char *arg, struct parse_state *st,
-			   char *err, int errlen)
+static int opt_user_buffer(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (parse_size(arg, &o->user_buffer))
 		return usage_err(err, errlen, "invalid --user-buffer-size value '%s': expected a "
 				 "size in bytes, with B, K, M or G suffix (0: none)", arg);
@@ -800,10 +595,10 @@ static int opt_user_buffer(struct record_opts *o, const char *arg, struct parse_
  * --switch-output: "signal" (or nothing) waits for SIGUSR2; a size
  * ("10M") or a time ("30s", "5m") switches on its own, as in perf.
  */
-static int opt_switch_output(struct record_opts *o, const char *arg, struct parse_state *st,
-			     char *err, int errlen)
+static int opt_switch_output(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!arg || !strcmp(arg, "signal")) {
 		o->switch_output = SWITCH_OUTPUT_SIGNAL;
 		return 0;
@@ -820,12 +615,12 @@ static int opt_switch_output(struct record_opts *o, const char *arg, struct pars
 			 "a size (10M, with B/K/M/G) or a time (30s, with s/m/h/d)", arg);
 }
 
-static int opt_switch_max_files(struct record_opts *o, const char *arg, struct parse_state *st,
-				char *err, int errlen)
+static int opt_switch_max_files(void *obj, const char *arg, struct opt_ctx *ctx,
+		                 char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (parse_u64(arg, 10, &val) || !val || val > INT_MAX)
 		return usage_err(err, errlen, "invalid --switch-max-files value '%s': expected "
 				 "a positive number", arg);
@@ -834,13 +629,12 @@ static int opt_switch_max_files(struct record_opts *o, const char *arg, struct p
 }
 
 /* -D 500, -D -1 (start disabled), or -D 10-20,30-40 (enabled in those windows, in ms). */
-static int opt_delay(struct record_opts *o, const char *arg, struct parse_state *st,
-		     char *err, int errlen)
+static int opt_delay(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	const char *s = arg;
 	uint64_t val, prev_end = 0;
 
-	(void)st;
 	if (!strcmp(arg, "-1")) {
 		o->delay_ms = -1;
 		return 0;
@@ -889,25 +683,14 @@ bad:
 			 "ms, increasing and not overlapping, like 10-20,30-40", arg);
 }
 
-static bool parse_fd(const char *s, int *fd)
-{
-	uint64_t v;
-
-	if (parse_u64(s, 10, &v) || v > INT_MAX)
-		return false;
-	*fd = (int)v;
-	return true;
-}
-
 /* --control fifo:CTL[,ACK] or fd:CTL[,ACK]. Opening is the recorder's job. */
-static int opt_control(struct record_opts *o, const char *arg, struct parse_state *st,
-		       char *err, int errlen)
+static int opt_control(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	struct control_spec *c = &o->control;
 	const char *rest;
 	char *ctl, *ack;
 
-	(void)st;
 	memset(c, 0, sizeof(*c));
 	c->ack_fd = -1;
 	if (!strncmp(arg, "fifo:", 5)) {
@@ -945,10 +728,10 @@ bad:
 			 "fifo:CTL-FIFO[,ACK-FIFO] or fd:CTL-FD[,ACK-FD]", arg);
 }
 
-static int opt_reader_sched(struct record_opts *o, const char *arg, struct parse_state *st,
-			    char *err, int errlen)
+static int opt_reader_sched(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!strcmp(arg, "fifo"))
 		o->readers_nice = false;
 	else if (!strcmp(arg, "nice"))
@@ -959,10 +742,10 @@ static int opt_reader_sched(struct record_opts *o, const char *arg, struct parse
 	return 0;
 }
 
-static int opt_status(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen)
+static int opt_status(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (status__parse_interval(arg, &o->status_ns))
 		return usage_err(err, errlen, "invalid --status value '%s': expected seconds, "
 				 "0.1 to 86400", arg);
@@ -973,10 +756,10 @@ static int opt_status(struct record_opts *o, const char *arg, struct parse_state
 /* ---- issue 23: the rest of perf record's options ----------------------- */
 
 /* -u USER or UID: resolved against the password database when recording. */
-static int opt_uid(struct record_opts *o, const char *arg, struct parse_state *st,
-		   char *err, int errlen)
+static int opt_uid(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!*arg)
 		return usage_err(err, errlen, "invalid -u value '': expected a user name or uid");
 	o->uid = arg;
@@ -988,10 +771,11 @@ static int opt_uid(struct record_opts *o, const char *arg, struct parse_state *s
  * each, in order (perf's rule; an empty name leaves that event out of
  * any cgroup). Which events those are is known once -e is parsed.
  */
-static int opt_cgroup(struct record_opts *o, const char *arg, struct parse_state *st,
-		      char *err, int errlen)
+static int opt_cgroup(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	if (st->last_event_arg < 0)
+	struct record_opts *o = obj;
+
+	if (pstate(ctx)->last_event_arg < 0)
 		return usage_err(err, errlen, "must define events before cgroups: -G "
 				 "follows the -e it applies to");
 	o->cgroup_args = xrealloc(o->cgroup_args,
@@ -1002,23 +786,24 @@ static int opt_cgroup(struct record_opts *o, const char *arg, struct parse_state
 }
 
 /* --exclude-perf: a filter on the tracepoints of the -e before it (perf's words). */
-static int opt_exclude_perf(struct record_opts *o, const char *arg, struct parse_state *st,
-			    char *err, int errlen)
+static int opt_exclude_perf(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
+
 	(void)arg;
-	if (st->last_event_arg < 0)
+	if (pstate(ctx)->last_event_arg < 0)
 		return usage_err(err, errlen, "--exclude-perf option should follow a -e "
 				 "tracepoint option");
-	o->event_args[st->last_event_arg].exclude_perf = !st->unset;
+	o->event_args[pstate(ctx)->last_event_arg].exclude_perf = !ctx->unset;
 	return 0;
 }
 
-static int opt_proc_map_timeout(struct record_opts *o, const char *arg, struct parse_state *st,
-				char *err, int errlen)
+static int opt_proc_map_timeout(void *obj, const char *arg, struct opt_ctx *ctx,
+		                 char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (parse_u64(arg, 0, &val) || val > INT_MAX)
 		return usage_err(err, errlen, "option '--proc-map-timeout' expects a "
 				 "numerical value (milliseconds), not '%s'", arg);
@@ -1026,12 +811,12 @@ static int opt_proc_map_timeout(struct record_opts *o, const char *arg, struct p
 	return 0;
 }
 
-static int opt_num_thread_synth(struct record_opts *o, const char *arg, struct parse_state *st,
-				char *err, int errlen)
+static int opt_num_thread_synth(void *obj, const char *arg, struct opt_ctx *ctx,
+		                 char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	uint64_t val;
 
-	(void)st;
 	if (parse_u64(arg, 0, &val) || val > INT_MAX)
 		return usage_err(err, errlen, "option '--num-thread-synthesize' expects a "
 				 "numerical value, not '%s'", arg);
@@ -1039,23 +824,21 @@ static int opt_num_thread_synth(struct record_opts *o, const char *arg, struct p
 	return 0;
 }
 
-static int parse_size(const char *str, uint64_t *bytes);
-
 /* --mmap-flush 4K: bytes, with perf's B/K/M/G; capped at a quarter ring when recording. */
-static int opt_mmap_flush(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_mmap_flush(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (parse_size(arg, &o->mmap_flush))
 		return usage_err(err, errlen, "invalid --mmap-flush value '%s': expected a "
 				 "number of bytes, with B, K, M or G suffix", arg);
 	return 0;
 }
 
-static int opt_affinity(struct record_opts *o, const char *arg, struct parse_state *st,
-			char *err, int errlen)
+static int opt_affinity(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!strcmp(arg, "node"))
 		o->affinity = AFFINITY_NODE;
 	else if (!strcmp(arg, "cpu"))
@@ -1067,9 +850,9 @@ static int opt_affinity(struct record_opts *o, const char *arg, struct parse_sta
 }
 
 /* --synth=no|all|task,mmap,cgroup: perf's names, comma separated. */
-static int opt_synth(struct record_opts *o, const char *arg, struct parse_state *st,
-		     char *err, int errlen)
+static int opt_synth(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
+	struct record_opts *o = obj;
 	static const struct {
 		const char *name;
 		unsigned int bits;
@@ -1080,7 +863,6 @@ static int opt_synth(struct record_opts *o, const char *arg, struct parse_state 
 	unsigned int bits = 0;
 	const char *s = arg;
 
-	(void)st;
 	for (;;) {
 		size_t len = strcspn(s, ","), i;
 
@@ -1099,43 +881,48 @@ static int opt_synth(struct record_opts *o, const char *arg, struct parse_state 
 	return 0;
 }
 
-static int opt_vmlinux(struct record_opts *o, const char *arg, struct parse_state *st,
-		       char *err, int errlen)
+static int opt_vmlinux(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st, (void)err, (void)errlen;
+	struct record_opts *o = obj;
+
+	(void)err, (void)errlen;
 	o->vmlinux = arg;
 	return 0;
 }
 
-static int opt_debuginfod(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_debuginfod(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st, (void)err, (void)errlen;
+	struct record_opts *o = obj;
+
+	(void)err, (void)errlen;
 	o->debuginfod = arg ? arg : "";
 	return 0;
 }
 
-static int opt_clang_path(struct record_opts *o, const char *arg, struct parse_state *st,
-			  char *err, int errlen)
+static int opt_clang_path(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st, (void)err, (void)errlen;
+	struct record_opts *o = obj;
+
+	(void)err, (void)errlen;
 	o->clang_path = arg;
 	return 0;
 }
 
-static int opt_clang_opt(struct record_opts *o, const char *arg, struct parse_state *st,
-			 char *err, int errlen)
+static int opt_clang_opt(void *obj, const char *arg, struct opt_ctx *ctx, char *err, int errlen)
 {
-	(void)st, (void)err, (void)errlen;
+	struct record_opts *o = obj;
+
+	(void)err, (void)errlen;
 	o->clang_opt = arg;
 	return 0;
 }
 
 /* --switch-output-event: as perf, it implies --switch-output=signal. */
-static int opt_switch_output_event(struct record_opts *o, const char *arg,
-				   struct parse_state *st, char *err, int errlen)
+static int opt_switch_output_event(void *obj, const char *arg, struct opt_ctx *ctx,
+		                    char *err, int errlen)
 {
-	(void)st;
+	struct record_opts *o = obj;
+
 	if (!*arg)
 		return usage_err(err, errlen, "invalid --switch-output-event value '': "
 				 "expected an event list");
@@ -1177,7 +964,8 @@ static const struct opt_def opt_table[] = {
 	    "sample n times a second (default 4000)"),
 	FLAG("all-user", 0, all_user, "count user space only, for every event"),
 	FLAG("all-kernel", 0, all_kernel, "count the kernel only, for every event"),
-	FLAG("no-inherit", 'i', no_inherit, "child tasks do not inherit counters"),
+	OPT("no-inherit", 'i', ARG_NONE, NULL, opt_no_inherit,
+	    "child tasks do not inherit counters"),
 	FLAG("stat", 's', inherit_stat, "per-thread counts (inherit_stat)"),
 	FLAG("no-samples", 'n', no_samples, "count, do not sample"),
 	OPT("clockid", 'k', ARG_REQUIRED, "<clock>", opt_clockid,
@@ -1312,18 +1100,9 @@ static const struct opt_def opt_table[] = {
 	FLAG("help", 'h', help, "this text"),
 };
 
-#define NR_OPTS ARRAY_SIZE(opt_table)
-/* getopt_long's val for a long-only row: past every char. */
-#define LONG_VAL(i) (256 + (int)(i))
-/*
- * perf's parser gives every option a --no- form unless the option says
- * otherwise; perfcap gives it to every boolean row (FLAG, COUNT, or a
- * handler that takes no value): --no-X clears X, and a row named no-X
- * has X for its negation (--inherit, --buildid), as perf's has. The
- * --no- form of a row with a value is refused (NOVAL_VAL).
- */
-#define NEG_VAL(i) (256 + (int)NR_OPTS + (int)(i))
-#define NOVAL_VAL(i) (256 + 2 * (int)NR_OPTS + (int)(i))
+static struct opt_table record_table = {
+	.rows = opt_table, .nr = ARRAY_SIZE(opt_table), .cmd = "record",
+};
 
 static const char usage_head[] =
 	"usage: perfcap record [<options>] [--] [<command> [<args>]]\n"
@@ -1331,230 +1110,24 @@ static const char usage_head[] =
 	"Record a profile into perf.data, with perf record's options.\n";
 
 static const char usage_tail[] =
+	"\nEvery option without a value has perf's --no- form: --no-timestamp,\n"
+	"--no-namespaces; --inherit and --buildid undo --no-inherit and --no-buildid.\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 usage error; with a command,\n"
 	"a non-zero exit status of the command is passed on.\n";
 
-/* The help column starts here; a longer option spec puts its help on the next line. */
-#define HELP_COL 26
-
-static size_t option_spec(const struct opt_def *d, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	n += snprintf(buf + n, size - n, "  ");
-	if (d->key)
-		n += snprintf(buf + n, size - n, "-%c%s", d->key, d->name ? ", " : "");
-	else
-		n += snprintf(buf + n, size - n, "    ");
-	if (d->name)
-		n += snprintf(buf + n, size - n, "--%s", d->name);
-	if (d->arg == ARG_REQUIRED)
-		n += snprintf(buf + n, size - n, " %s", d->meta);
-	else if (d->arg == ARG_OPTIONAL)
-		n += snprintf(buf + n, size - n, "%s[=%s]", d->name ? "" : "", d->meta);
-	return n;
-}
-
 const char *record_opts__usage(void)
 {
 	static char *text;
-	char *buf;
-	size_t len;
-	FILE *f;
 
-	if (text)
-		return text;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		abort();
-	fputs(usage_head, f);
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
-		char spec[80];
-		size_t n;
-
-		if (d->kind == KIND_SECTION) {
-			fprintf(f, "\n%s\n", d->help);
-			continue;
-		}
-		if (!d->help)
-			continue;
-		n = option_spec(d, spec, sizeof(spec));
-		fputs(spec, f);
-		if (n + 2 > HELP_COL) {
-			fputc('\n', f);
-			n = 0;
-		}
-		/* Continuation lines of the help line up under its first line. */
-		for (const char *h = d->help; *h; ) {
-			size_t l = strcspn(h, "\n");
-
-			fprintf(f, "%*s%.*s\n", (int)(HELP_COL - n), "", (int)l, h);
-			n = 0;
-			h += l;
-			if (*h)
-				h++;
-		}
-	}
-	fputs("\nEvery option without a value has perf's --no- form: --no-timestamp,\n"
-	      "--no-namespaces; --inherit and --buildid undo --no-inherit and --no-buildid.\n", f);
-	fputs(usage_tail, f);
-	if (fclose(f))
-		abort();
-	text = buf;
+	if (!text)
+		text = opt_table__usage(&record_table, usage_head, usage_tail);
 	return text;
 }
 
 void record_opts__list_options(FILE *f)
 {
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
-
-		if (d->kind == KIND_SECTION)
-			continue;
-		if (d->name)
-			fprintf(f, "--%s%s\n", d->name, d->arg == ARG_OPTIONAL ? "=" : "");
-		if (d->key)
-			fprintf(f, "-%c\n", d->key);
-	}
-}
-
-/* getopt's tables from the rows; built once. */
-static struct option long_options[2 * NR_OPTS + 1];
-static char short_options[2 + 3 * NR_OPTS + 1];
-static char neg_names[NR_OPTS][64];
-
-static bool is_boolean(const struct opt_def *d)
-{
-	return d->kind == KIND_FLAG || d->kind == KIND_COUNT ||
-	       (d->kind == KIND_FN && d->arg == ARG_NONE);
-}
-
-static bool has_long_name(size_t nl, const char *name)
-{
-	for (size_t i = 0; i < nl; i++)
-		if (!strcmp(long_options[i].name, name))
-			return true;
-	return false;
-}
-
-/* --no-X of row i (X of a row named no-X); NULL where a row already has that name. */
-static const char *negation(size_t i)
-{
-	const char *name = opt_table[i].name;
-
-	if (!strncmp(name, "no-", 3))
-		snprintf(neg_names[i], sizeof(neg_names[i]), "%s", name + 3);
-	else
-		snprintf(neg_names[i], sizeof(neg_names[i]), "no-%s", name);
-	for (size_t j = 0; j < NR_OPTS; j++)
-		if (opt_table[j].kind != KIND_SECTION && opt_table[j].name &&
-		    !strcmp(opt_table[j].name, neg_names[i]))
-			return NULL;
-	return neg_names[i];
-}
-
-static void build_getopt_tables(void)
-{
-	size_t nl = 0, ns = 0;
-
-	if (short_options[0])
-		return;
-	/*
-	 * '+': stop at the first non-option, so "perfcap record sleep 1 -x"
-	 * hands -x to sleep, as perf does. ':': report a missing value as ':'
-	 * so we can word the message ourselves.
-	 */
-	short_options[ns++] = '+';
-	short_options[ns++] = ':';
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
-		int has = d->arg == ARG_REQUIRED ? required_argument :
-			  d->arg == ARG_OPTIONAL ? optional_argument : no_argument;
-
-		if (d->kind == KIND_SECTION)
-			continue;
-		if (d->name)
-			long_options[nl++] = (struct option){ d->name, has, NULL,
-							      d->key ? d->key : LONG_VAL(i) };
-		if (d->key) {
-			short_options[ns++] = d->key;
-			if (d->arg != ARG_NONE)
-				short_options[ns++] = ':';
-			if (d->arg == ARG_OPTIONAL)
-				short_options[ns++] = ':';
-		}
-	}
-	/* The negations come after every row's own name, so they never shadow one. */
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *d = &opt_table[i];
-		const char *neg;
-
-		if (d->kind == KIND_SECTION || !d->name || !(neg = negation(i)) ||
-		    has_long_name(nl, neg))
-			continue;
-		long_options[nl++] = (struct option){ neg, no_argument, NULL,
-						      is_boolean(d) ? NEG_VAL(i) : NOVAL_VAL(i) };
-	}
-}
-
-static const struct opt_def *find_row(int c)
-{
-	if (c >= 256 && (size_t)(c - 256) < NR_OPTS)
-		return &opt_table[c - 256];
-	if (c >= NEG_VAL(0) && c < NOVAL_VAL(0))
-		return &opt_table[c - NEG_VAL(0)];
-	for (size_t i = 0; i < NR_OPTS; i++)
-		if (opt_table[i].kind != KIND_SECTION && opt_table[i].key == c)
-			return &opt_table[i];
-	return NULL;
-}
-
-static int apply(struct record_opts *o, const struct opt_def *d, const char *arg,
-		 struct parse_state *st, char *err, int errlen)
-{
-	switch (d->kind) {
-	case KIND_FLAG:
-		*(bool *)((char *)o + d->off) = !st->unset;
-		/* perf's -t turns inheriting off unless the command line said. */
-		if (d->off == offsetof(struct record_opts, no_inherit))
-			o->no_inherit_set = true;
-		return 0;
-	case KIND_COUNT:
-		if (st->unset)
-			*(int *)((char *)o + d->off) = 0;
-		else
-			(*(int *)((char *)o + d->off))++;
-		return 0;
-	case KIND_FN:
-		return d->fn(o, arg, st, err, errlen);
-	case KIND_SECTION:
-		break;
-	}
-	return -EINVAL;
-}
-
-/* Which option the failing argv element spelled, for the message. */
-static int option_error(int c, char **argv, int argc, int cur, char *err, int errlen)
-{
-	const char *arg = cur < argc ? argv[cur] : "";
-	int len;
-
-	if (!strncmp(arg, "--", 2)) {
-		len = (int)strcspn(arg, "=");
-		if (c == ':')
-			return usage_err(err, errlen, "option '%.*s' requires a value", len, arg);
-		if (optopt)
-			return usage_err(err, errlen, "option '%.*s' does not take a value",
-					 len, arg);
-		return usage_err(err, errlen, "unknown or ambiguous option '%.*s' "
-				 "(see perfcap record --help)", len, arg);
-	}
-	if (c == ':')
-		return usage_err(err, errlen, "option '-%c' requires a value", optopt);
-	return usage_err(err, errlen, "unknown option '-%c' (see perfcap record --help)",
-			 optopt);
+	opt_table__list(&record_table, f);
 }
 
 static int check_conflicts(struct record_opts *opts, char *err, int errlen)
@@ -1650,41 +1223,14 @@ static int parse_args(struct record_opts *opts, int argc, char **argv,
 		      char *err, int errlen)
 {
 	struct parse_state st = { .last_event_arg = -1 };
-	int c, cur, ret;
+	int ret;
 
-	build_getopt_tables();
-	/*
-	 * optind = 0 makes glibc re-read the optstring and forget any state
-	 * left from an earlier parse; tests parse many command lines.
-	 */
-	optind = 0;
-	opterr = 0;
-	for (;;) {
-		const struct opt_def *d;
-
-		/* Where getopt starts: the argv element a bad option came from. */
-		cur = optind ? optind : 1;
-		c = getopt_long(argc, argv, short_options, long_options, NULL);
-		if (c == -1)
-			break;
-		if (c >= NOVAL_VAL(0) && c < NOVAL_VAL(NR_OPTS))
-			return usage_err(err, errlen, "option '--no-%s' isn't available: --%s "
-					 "takes a value (only options without one have a "
-					 "--no- form)", opt_table[c - NOVAL_VAL(0)].name,
-					 opt_table[c - NOVAL_VAL(0)].name);
-		d = (c == '?' || c == ':') ? NULL : find_row(c);
-		if (!d)
-			return option_error(c, argv, argc, cur, err, errlen);
-		st.unset = c >= NEG_VAL(0) && c < NOVAL_VAL(0);
-		ret = apply(opts, d, optarg, &st, err, errlen);
-		st.unset = false;
-		if (ret)
-			return ret;
-	}
-
-	if (optind < argc) {
-		opts->argv = argv + optind;
-		opts->argc = argc - optind;
+	ret = opt_table__parse(&record_table, argc, argv, opts, &st, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (ret < argc) {
+		opts->argv = argv + ret;
+		opts->argc = argc - ret;
 	}
 	/* --help and the lists win over everything else on the line, as in perf. */
 	if (opts->help || opts->list_options || opts->list_user_regs || opts->list_intr_regs)

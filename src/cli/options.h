@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf record's options, parsed. Pure: parsing does no system calls, so
- * the tables in tests/unit/test_options.c exercise it without privileges.
+ * perf record's options, parsed: record's table of rows and their
+ * handlers, run by the option engine (cli/parse-options.h), with the
+ * value parsers of cli/option-values.h. Pure: parsing does no system
+ * calls, so the tables in tests/unit/test_options.c exercise it without
+ * privileges.
  */
 #ifndef PERFCAP_OPTIONS_H
 #define PERFCAP_OPTIONS_H
 
 #include <stdio.h>
 
+#include "cli/option-values.h"
 #include "record-opts.h"
 
 /*
@@ -26,8 +30,5 @@ void record_opts__exit(struct record_opts *opts);
 const char *record_opts__usage(void);
 /* --list-options: every option, "--name" ("--name=" when its value is optional) and "-x", a line each. */
 void record_opts__list_options(FILE *f);
-
-/* "512", "512K", "2M" -> data pages (power of two) for -m; -EINVAL if bad. */
-int parse_mmap_pages(const char *str, unsigned int page_size, unsigned int *pages);
 
 #endif
