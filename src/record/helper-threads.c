@@ -32,11 +32,9 @@
  *    submitter as POSIX allows (aio_reqprio, io/writer-aio.c): for a
  *    priority up to AIO_PRIO_DELTA_MAX (20) that is priority 0, which
  *    SCHED_FIFO does not have, so glibc's switch of a helper to the
- *    reader's policy is refused and the helper stays SCHED_OTHER. Seen
- *    with a poll of the threads every 2 ms over 4 s recordings of DWARF
- *    stacks: without it, helpers the record loop had cloned showed
- *    SCHED_FIFO in 34-64 looks at the start (until the sweep below);
- *    with it, in none (-r 1, the default, --aio=4); -r 30 still shows some.
+ *    reader's policy is refused and the helper stays SCHED_OTHER (seen
+ *    by polling the threads' policies: bench/results/2026-12-02-aio-helpers/);
+ *    above priority 20 it is not, which the sweep below catches.
  * 3. A sweep from the record loop (each tick, HEADER_SYNC_NS, and when
  *    the readers are demoted or start): every thread of the process that
  *    is not perfcap's own is set to SCHED_OTHER if it is real-time, to

@@ -347,8 +347,8 @@ static void copy_records(struct triage_stage *s, const struct chunk *c, struct t
 
 	/*
 	 * No stack to trim and every sample kept: the records go as they
-	 * are, with no walk (4% of the recorder's CPU in the tracepoint
-	 * flood with --aio: bench/results/2026-12-02-aio-gather/).
+	 * are, with no walk, which costs the recorder CPU in a tracepoint
+	 * flood (bench/results/2026-12-02-aio-gather/).
 	 */
 	if (!s->stacks && keep >= 1.0) {
 		memcpy(b->data + b->len, in, len);
@@ -552,8 +552,8 @@ static int ts_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 		 * Where chunks gather a block is a ring's buffer large (the
 		 * chunk's cap), to take more than one, and no larger: a write
 		 * of many rings' worth holds its CPU in the kernel for longer
-		 * than a small ring takes to fill (a 1 MiB block lost 3.11%
-		 * with 32 KiB rings, a write every 10 ms).
+		 * than a small ring takes to fill (1 MiB blocks lost data with
+		 * 32 KiB rings: bench/results/2026-12-02-aio-gather/).
 		 */
 		pthread_mutex_lock(&s->lock);
 		if (s->hold)
@@ -687,10 +687,10 @@ static void block_written(struct write_req *req, int err)
  * do its writes vouch for the file, or stop the readers' own writes (see
  * the top)? Judged over a window of a quarter of a chunk or more: slow if
  * the reader's largest chunk would not go in TRIAGE_SLOW_WRITE_NS at the
- * window's speed. A small block goes quickly to a slow file too (4 KiB in
- * 0.26 ms at 15 MB/s, and the reader's next 512 KiB then held it 33 ms),
- * and a tiny one's time is the write's fixed cost; blocks trimmed to a
- * few KiB add up to a window.
+ * window's speed: a small block goes quickly to a slow file too, and a
+ * tiny one's time is the write's fixed cost, so one block says nothing
+ * of the next; blocks trimmed to a few KiB add up to a window
+ * (bench/results/2026-12-02-capped-file-vouch/).
  */
 static void judge_write(struct triage_stage *s, size_t len, uint64_t t0, uint64_t took)
 {
@@ -883,8 +883,8 @@ static int ts_start(struct stage *st, int idx)
 	 * Blocks gather only for a writer that holds its requests (aio,
 	 * io_uring) on a file: not for one the reader may call itself, not
 	 * for -z, which gathers its own frames (held here as well, -z lost
-	 * 0.16% instead of 0.00%), not for a pipe, whose reader may be
-	 * perf script.
+	 * data: bench/results/2026-12-02-aio-gather/), not for a pipe, whose
+	 * reader may be perf script.
 	 */
 	s->hold = !s->out->pipe && s->to->ops->direct && !s->to->ops->direct(s->to);
 	s->hold_bytes = MIN((size_t)TRIAGE_HOLD_BYTES, s->budget / TRIAGE_HOLD_DIV);
