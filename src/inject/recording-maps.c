@@ -18,6 +18,8 @@ struct walk {
 	struct maps *maps;
 	bool use_seq;
 	uint64_t idx;		/* records walked */
+	perf_reader__record_cb also;	/* every record, before the maps take it */
+	void *also_priv;
 };
 
 static uint64_t rec_time(struct walk *c, const struct perf_event_header *h)
@@ -50,6 +52,12 @@ static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec,
 	const char *name;
 
 	c->idx++;
+	if (c->also) {
+		int err = c->also(r, rec, c->also_priv);
+
+		if (err)
+			return err;
+	}
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -151,7 +159,14 @@ bool recording_maps__by_index(const struct perf_reader *r)
 
 int recording_maps__read(struct perf_reader *r, struct maps **maps)
 {
-	struct walk w = { .r = r, .maps = maps__new(), .use_seq = recording_maps__by_index(r) };
+	return recording_maps__read_also(r, maps, NULL, NULL);
+}
+
+int recording_maps__read_also(struct perf_reader *r, struct maps **maps,
+			      perf_reader__record_cb also, void *priv)
+{
+	struct walk w = { .r = r, .maps = maps__new(), .use_seq = recording_maps__by_index(r),
+			  .also = also, .also_priv = priv };
 	int err;
 
 	recording_maps__build_ids(r, add_build_id, w.maps);

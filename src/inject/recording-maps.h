@@ -28,5 +28,12 @@ void recording_maps__build_ids(struct perf_reader *r,
 
 /* Walk r and build its sealed timeline into *maps (new). 0, or the walk's -errno. */
 int recording_maps__read(struct perf_reader *r, struct maps **maps);
+/*
+ * The same walk, handing every record to also(r, rec, priv) too (before
+ * the maps take it): a caller that needs another pass over the records
+ * makes none. also's non-zero return ends the walk with that error.
+ */
+int recording_maps__read_also(struct perf_reader *r, struct maps **maps,
+			      perf_reader__record_cb also, void *priv);
 
 #endif

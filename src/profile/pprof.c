@@ -276,12 +276,18 @@ static int comm_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static int read_comms(struct pprof *p)
+/*
+ * The maps and, for --labels comm, the threads' names: one walk of the
+ * records, since a walk of their own is a pass over the whole file
+ * (bench/results/2026-12-05-pprof-one-walk/).
+ */
+static int read_maps_and_comms(struct pprof *p)
 {
+	bool comms = p->o->labels & PPROF_LABEL_COMM;
 	int err;
 
 	p->idx = 0;
-	err = perf_reader__for_each_record(&p->r, comm_walk_cb, p);
+	err = recording_maps__read_also(&p->r, &p->maps, comms ? comm_walk_cb : NULL, p);
 	p->idx = 0;
 	if (err)
 		return err;
@@ -1098,7 +1104,8 @@ int pprof_write(const struct pprof_opts *o, struct pprof_stats *st)
 	}
 	p.have_bdir = !buildid_cache__dir(p.bdir, sizeof(p.bdir));
 	p.use_seq = recording_maps__by_index(&p.r);
-	err = recording_maps__read(&p.r, &p.maps);
+	str_idx(&p, "");	/* string 0 is "" */
+	err = read_maps_and_comms(&p);
 	if (err)
 		goto out;
 	recording_maps__build_ids(&p.r, kernel_build_id, &p);
@@ -1107,10 +1114,7 @@ int pprof_write(const struct pprof_opts *o, struct pprof_stats *st)
 	p.attr_of_event = xzalloc((p.r.nr_attrs + 1) * sizeof(*p.attr_of_event));
 	for (size_t i = 0; i < p.r.nr_attrs; i++)
 		p.event_of[i] = -1;
-	str_idx(&p, "");	/* string 0 is "" */
-	err = o->labels & PPROF_LABEL_COMM ? read_comms(&p) : 0;
-	if (!err)
-		err = perf_reader__for_each_record(&p.r, record_cb, &p);
+	err = perf_reader__for_each_record(&p.r, record_cb, &p);
 	if (err)
 		goto out;
 	for (size_t i = 0; i < p.r.nr_attrs; i++)
