@@ -24,7 +24,20 @@ So, outside the condition of an if, while or until, this refuses:
              `[ x ] && cmd` is a condition, and allowed. Write the checks
              one a line, or end the list with `|| false`;
   or-true    `CHECK || true`, `CHECK || :` where CHECK is [, [[, test,
-             grep -q, diff or cmp: a check that can never fail.
+             grep -q, diff or cmp: a check that can never fail;
+  action     `CHECK && echo ...`, `&& printf`, `&& true`, `&& :`, `&& x=1`:
+             the action says or sets something and the check's failure
+             is lost (issue 34); a condition guards a real command;
+  pipe       a pipeline whose left side is perfcap ("$P", $PERFCAP,
+             perfcap) where pipefail is off and the next statement does
+             not read PIPESTATUS: only the last command's status counts,
+             so perfcap crashing after its output passes;
+  skip       `PERFCAP... || skip`, `&& skip`: perfcap's own answer
+             decides to skip; a skip is for what the machine lacks;
+  run        `run CMD` (no -N, no !) whose $status nothing reads before
+             the next run or the end of the test: its failure is lost;
+  refute     `refute ... <(CMD)`: a failing CMD feeds nothing, and the
+             refute passes; capture its output first (x=$(CMD)).
 
 A light scanner, not a shell parser: LINT_BATS_DEBUG=1 prints each
 statement it found, with its line and nesting depth, on stderr.
@@ -41,9 +54,14 @@ import sys
 
 # What may end an `a && b` list after a check: the action the check guards.
 ACTIONS = {
-    "break", "continue", "return", "exit", "skip", "echo", "printf", "local",
-    "export", "unset", "shift", "set", ":", "true", "{", "(",
+    "break", "continue", "return", "exit", "skip", "local",
+    "export", "unset", "shift", "set", "{", "(",
 }
+# Actions that only say or set something: after a check they hide its
+# failure (a check guarding them is an assertion someone meant).
+HIDING = {"echo", "printf", "true", ":", "="}
+# perfcap's command word in the suite.
+PERFCAP_WORDS = {'"$P"', "$P", '"$PERFCAP"', "$PERFCAP", "perfcap"}
 # Commands whose status is the point: a check.
 CHECKS = {"[", "[[", "test", "diff", "cmp", "!", "grep", "egrep", "fgrep",
           "false", "(("}
@@ -386,6 +404,12 @@ def lint(path):
             continue
         if ops and ops[-1] == "&&":
             first, last = cmds[0], cmds[-1]
+            if first in CHECKS and last in HIDING:
+                findings.append("%s: action: in '%s' a false '%s' is lost: the list only "
+                                "says or sets something after it (set -e ignores it); "
+                                "check on a line of its own" % (where, short(" && ".join(operands)),
+                                                                short(operands[0])))
+                continue
             # `[ x ] && act` (act: any command that is not a check) is a
             # condition; `check && check` asserts only its last, and
             # `cmd && cmd` hides the first one's failure.
@@ -403,7 +427,138 @@ def lint(path):
             if c in CHECKS or (c == "grep" and re.search(r"\s-[a-zA-Z]*q", " " + prev)):
                 findings.append("%s: or-true: '%s || %s' can never fail"
                                 % (where, short(prev), operands[-1]))
+    findings += lint_perfcap(path, stmts)
+    return sorted(findings, key=lambda f: int(f[len(path) + 1:].split(":", 1)[0]))
+
+
+def pipeline(operand):
+    """operand split at its unquoted, unnested '|' (not '||')."""
+    parts, cur, q, depth, i = [], "", None, 0, 0
+    while i < len(operand):
+        c = operand[i]
+        if q:
+            if c == "\\" and q == '"':
+                cur += operand[i:i + 2]
+                i += 2
+                continue
+            if c == q:
+                q = None
+        elif c in "'\"`":
+            q = c
+        elif c in "({":
+            depth += 1
+        elif c in ")}":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            if operand.startswith("||", i):
+                cur += "||"
+                i += 2
+                continue
+            parts.append(cur)
+            cur = ""
+            i += 1
+            continue
+        cur += c
+        i += 1
+    parts.append(cur)
+    return parts
+
+
+def runs_perfcap(operand):
+    """operand's command is perfcap (past `timeout N`, `env X=Y`)."""
+    ws = words(operand)
+    k = 0
+    while k < len(ws):
+        w = ws[k]
+        if re.match(r"^[A-Za-z_][A-Za-z_0-9]*=", w):
+            k += 1
+        elif w == "env":
+            k += 1
+        elif w == "timeout":
+            k += 2 if k + 1 < len(ws) and not ws[k + 1].startswith("-") else 1
+            while k < len(ws) and ws[k].startswith("-"):
+                k += 1
+            if k < len(ws) and re.match(r"^[0-9.]+[smh]?$", ws[k]):
+                k += 1
+        else:
+            break
+    return k < len(ws) and ws[k] in PERFCAP_WORDS
+
+
+def lint_perfcap(path, stmts):
+    """The rules on perfcap's own status: pipe, skip, run, refute."""
+    findings = []
+    file_pipefail = pipefail = in_block = False
+    for idx, st in enumerate(stmts):
+        operands = [o.strip() for o in st.operands]
+        cmds = [first_command(o) for o in operands]
+        where = "%s:%d" % (path, st.line)
+        text = " ".join(operands)
+        if block_header(operands[0]):
+            pipefail, in_block = file_pipefail, True
+            continue
+        if re.match(r"^set\s+([-+])o\s+pipefail\b", operands[0]):
+            pipefail = operands[0].split()[1].startswith("-")
+            if not in_block:
+                file_pipefail = pipefail
+            continue
+        # skip: perfcap's answer decides a skip
+        if st.ops and cmds[-1] == "skip" and any(
+                runs_perfcap(pipeline(o)[0]) for o in operands[:-1]):
+            findings.append("%s: skip: '%s' skips on what perfcap says; a skip is for "
+                            "what the machine lacks, perfcap's answer is checked"
+                            % (where, short(text)))
+        # pipe: perfcap on the left of a pipeline, pipefail off
+        nxt = " ".join(stmts[idx + 1].operands) if idx + 1 < len(stmts) else ""
+        if not pipefail and "PIPESTATUS" not in nxt:
+            for o in operands:
+                parts = pipeline(o)
+                head = parts[0]
+                if cmds[0] == "run" or first_command(head) == "run":
+                    continue
+                if len(parts) > 1 and runs_perfcap(head):
+                    findings.append("%s: pipe: '%s': perfcap's status is lost without "
+                                    "'set -o pipefail'" % (where, short(o)))
+        # refute over a process substitution
+        if cmds[0] == "refute" and "<(" in operands[0]:
+            findings.append("%s: refute: '%s': a failing producer feeds nothing and the "
+                            "refute passes; capture its output first" % (where, short(operands[0])))
+        # run whose $status nothing reads
+        ws = words(operands[0])
+        if not st.ops and ws and ws[0] == "run" and not st.condition:
+            flags = ws[1:]
+            checked = False
+            while flags and flags[0].startswith("-"):
+                if re.match(r"^-[0-9]+$", flags[0]):
+                    checked = True
+                flags = flags[1:]
+            if flags and flags[0] in ("!", "'!'"):
+                checked = True
+            if not checked and not reads_status(stmts, idx):
+                findings.append("%s: run: '%s': nothing reads its $status before the next "
+                                "run or the test's end; use run -0 (or -N, !) or check it"
+                                % (where, short(operands[0])))
     return findings
+
+
+def block_header(operand):
+    """A test's or a function's first line: '@test "..."', 'name()'."""
+    return operand.startswith("@test ") or re.match(r"^[A-Za-z_][\w-]*\s*\(\)", operand)
+
+
+def reads_status(stmts, idx):
+    """A statement after stmts[idx], before the next run or the next test
+    or function, reads $status (the scanner's depth is not kept exact, so
+    the blocks are told by their headers)."""
+    for st in stmts[idx + 1:]:
+        if block_header(st.operands[0].strip()):
+            return False
+        text = " ".join(st.operands)
+        if re.search(r"\$\{?status\b", text):
+            return True
+        if words(st.operands[0].strip())[:1] == ["run"]:
+            return False
+    return False
 
 
 def short(s, n=60):

@@ -3,7 +3,7 @@
 # A fixture of tests/lint-bats.py (tests/shell/lint.bats): the checks of
 # hollow.bats written so that bats honours them. The lint accepts this
 # file, and bats fails every test in it: each check is false. Conditions,
-# a check guarding an action, and a '!' as a test's last line are fine.
+# a check guarding a command, and a '!' as a test's last line are fine.
 
 load ../shell/helpers
 
@@ -25,7 +25,7 @@ load ../shell/helpers
 	cat <<'TEXT' >/dev/null
 ! a heredoc's line is no command
 TEXT
-	[ -z "" ] && echo "a check that guards an action"
+	[ -z "" ] && touch "$BATS_TEST_TMPDIR/guarded"
 	run ! true
 }
 
@@ -46,4 +46,35 @@ TEXT
 
 @test "wait_for fails once its time is up" {
 	wait_for -t 1 test -e /nonexistent/perfcap-lint
+}
+
+# ---- perfcap's own status (issue 34): the stand-in of hollow.bats.
+P=crashing_perfcap
+crashing_perfcap() {
+	echo "PERFILE2 and then a crash"
+	return 139
+}
+
+@test "pipefail: perfcap's crash fails the pipeline" {
+	set -o pipefail
+	"$P" record -o - | cat >/dev/null
+}
+
+@test "perfcap's answer is checked, not a reason to skip" {
+	run "$P" record --help
+	[ "$status" = 0 ]
+}
+
+@test "run -0 reads the status" {
+	run -0 "$P" dump f.data
+}
+
+@test "the producer's output captured first, then refuted" {
+	out=$("$P" dump f.data)
+	refute grep -q error <<<"$out"
+}
+
+@test "a check on a line of its own, then what it says" {
+	[ 1 = 2 ]
+	echo "equal"
 }

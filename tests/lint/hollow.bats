@@ -55,3 +55,38 @@ TEXT
 		&& [ 1 = 2 ] && [ -n "$s" ]
 	echo "bats carries on"
 }
+
+# ---- perfcap's own status (issue 34): a stand-in that writes its output,
+# then fails as a crash would; refute as helpers.bash has it.
+P=crashing_perfcap
+crashing_perfcap() {
+	echo "PERFILE2 and then a crash"
+	return 139
+}
+refute() {
+	if "$@"; then return 1; fi
+}
+
+@test "perfcap on the left of a pipe without pipefail: its crash is lost" {
+	"$P" record -o - | cat >/dev/null
+}
+
+@test "a skip on perfcap's own answer" {
+	"$P" record --help >/dev/null || skip "perfcap said no"
+}
+
+@test "run, and nothing reads its status" {
+	run "$P" dump f.data
+	echo "$output"
+}
+
+@test "refute over a process substitution whose producer fails" {
+	refute grep -q error <("$P" dump f.data)
+}
+
+@test "a check followed by what only says or sets something" {
+	[ 1 = 2 ] && echo "equal"
+	[ 1 = 2 ] && true
+	[ 1 = 2 ] && x=1
+	echo "bats carries on"
+}

@@ -168,8 +168,9 @@ CSV
 		# perfcap loses less in reps 1-6 and the same in rep 7, but has
 		# fewer LOST records only in reps 1 and 2.
 		for rep in 1 2 3 4 5 6 7; do
-			pl=0.01; [ $rep = 7 ] && pl=0.02
-			pr=50; [ $rep -le 2 ] && pr=5
+			pl=0.01 pr=50
+			if [ $rep = 7 ]; then pl=0.02; fi
+			if [ $rep -le 2 ]; then pr=5; fi
 			echo "s,perfcap-aio,$rep,100,1,$pl,0.01,1.0,100,0,10,20,1000,,$pr"
 			echo "s,perf-aio,$rep,100,2,0.02,0.02,2.0,100,0,10,20,1000,,10"
 		done
@@ -223,6 +224,13 @@ reads_with() {
 			fi
 			# bench/pprof.sh's: its times and its sizes, named on its page.
 			if head -n 1 "$c" | grep -Eq '^workload,(step,wall_s,cpu_s,maxrss_kib|bytes,samples,profile_samples,)'; then
+				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
+				continue
+			fi
+			# An A/B of two binaries on one command (the folder's own ab.sh,
+			# which the page names with its rows).
+			if head -n 1 "$c" | grep -q '^rep,binary,wall_s,cpu_s,maxrss_kb,bytes$'; then
+				[ -x "$d/ab.sh" ] || { echo "$c: no ab.sh beside it"; false; }
 				grep -qF "$(basename "$c")" "$d/README.md" || { echo "$c: not named in its README.md"; false; }
 				continue
 			fi

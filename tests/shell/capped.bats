@@ -88,7 +88,7 @@ WORK_CMD='$W/phases -c -t 3 >/dev/null & for i in $(seq 30); do /bin/true; sleep
 	[ "$(count_of LOST <capped.counts)" = 0 ]
 	# perfcap dropped samples and said so, in perf's "Total Lost Samples".
 	[ "$(count_of LOST_SAMPLES <capped.counts)" -gt 0 ]
-	run --separate-stderr perf report -i - --stdio --sort sym <capped.data
+	run -0 --separate-stderr perf report -i - --stdio --sort sym <capped.data
 	[[ $output =~ "Total Lost Samples: "[1-9] ]]
 	# perfcap loss tells the recorder's drops from the kernel's loss.
 	"$P" loss --json - <capped.data >loss.json

@@ -100,12 +100,12 @@ compressed_reads() { # FILE [LEVEL]
 }
 
 @test "-z with every writer, with and without --threads: perf reads it" {
+	need_io_uring
 	for mode in "" "--threads" "--aio" "--aio=4" "--threads --aio=4" "--writer=uring" \
 		"--threads --writer=uring"; do
 		rm -f m.data
 		# shellcheck disable=SC2086
 		run "$P" record -z $mode -a -g -o m.data -- "$W/parallel" -j 2 -t 0.3
-		skip_if_no_backend
 		echo "perfcap -z $mode: exit $status"
 		[ "$status" = 0 ]
 		compressed_reads m.data

@@ -88,9 +88,12 @@ wait_exec() { # PID
 	wait_for child_runs "$1" parallel
 }
 
-# The samples perfcap's reader finds in FILE so far (0 where it cannot read it).
+# The samples perfcap's reader finds in FILE so far, as a baseline for a
+# wait: 0 while the file cannot be read yet (the wait then asks for more).
 samples_in() { # FILE
-	"$P" dump --stats "$1" 2>/dev/null | stats_norm | stat_of Aggregated SAMPLE
+	local st
+	st=$("$P" dump --stats "$1" 2>/dev/null) || { echo 0; return 0; }
+	stats_norm <<<"$st" | stat_of Aggregated SAMPLE
 }
 
 # The control FIFOs, held open read-write here (fds 7 and 8) so that a

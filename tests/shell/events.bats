@@ -165,7 +165,10 @@ both_record() { # perf record args (after -o)
 	bad=$(grep 'sched:sched_switch' "$PERF_OUT" | grep -vc 'prev_pid=0 ' || true)
 	echo "filtered: $n switches, $bad of them not from idle; unfiltered, around it: $idle from idle"
 	[ "$bad" = 0 ]
-	[ "$idle" -gt 0 ] || skip "no CPU went idle during the recording (a busy machine): nothing to match"
+	# The workload sleeps (-s) on a machine where nothing else runs: a CPU
+	# goes idle and comes back, so the unfiltered recording holds switches
+	# from idle, and the filtered one must hold some.
+	[ "$idle" -gt 0 ]
 	[ "$n" -gt 0 ]
 }
 

@@ -20,7 +20,7 @@ teardown() {
 	unmount_mnt
 }
 
-# The writer options of each backend, and a skip where this build lacks one.
+# The writer options of each backend (every one is built in).
 writer_opts() { # sync|aio|aio4|uring
 	case $1 in
 	sync) echo "" ;;
@@ -39,6 +39,7 @@ writer_opts() { # sync|aio|aio4|uring
 }
 
 @test "disk full, --writer=uring: exit 1, one message, perf reads up to the last complete write" {
+	need_io_uring
 	disk_full $(writer_opts uring)
 }
 
@@ -51,12 +52,12 @@ writer_opts() { # sync|aio|aio4|uring
 }
 
 @test "EIO on the 12th data write, --writer=uring: exit 1, file readable" {
+	need_io_uring
 	eio $(writer_opts uring)
 }
 
 short_writes() { # backend
 	run env PERFCAP_FAULT_INJECT=short@3,short@4 "$P" record -v $(writer_opts "$1") -a -g -o f.data -- "$W/parallel" -t 0.5
-	skip_if_no_backend
 	echo "exit $status:"
 	echo "$output"
 	[ "$status" = 0 ]
@@ -83,6 +84,7 @@ short_writes() { # backend
 }
 
 @test "short writes (3rd and 4th), --writer=uring: resubmitted, file complete, exit 0" {
+	need_io_uring
 	short_writes uring
 }
 
@@ -116,7 +118,6 @@ record_with_fault() { # SPEC [perfcap options...]
 	local spec=$1
 	shift
 	run env PERFCAP_FAULT_INJECT="$spec" "$P" record "$@" -e cpu-clock -a -o f.data -- "$W/parallel" -t 0.3
-	skip_if_no_backend
 	echo "PERFCAP_FAULT_INJECT=$spec: exit $status:"
 	echo "$output"
 }
@@ -177,6 +178,7 @@ failed_feature_write() { # KIND MESSAGE
 	# The 8th: the readers start before the events, and their first writes
 	# may hold only the tracking records (with the 5th, 5 of 8 runs kept no
 	# sample); a 0.3 s recording makes 11-12 writes.
+	need_io_uring
 	record_with_fault submit:ebusy@8 --writer=uring
 	[ "$status" = 1 ]
 	[ "$(grep -ci 'device or resource busy' <<<"$output")" = 1 ]

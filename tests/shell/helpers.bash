@@ -226,7 +226,9 @@ perf_stats() { # FILE|DIR
 }
 
 our_stats() { # FILE|DIR
-	"$P" dump --stats "$1" | stats_norm
+	local st
+	st=$("$P" dump --stats "$1") || return 1
+	stats_norm <<<"$st"
 }
 
 # Count the records of `perf report -D` per type, as "Aggregated|TYPE|N".
@@ -369,7 +371,12 @@ mount_slowfs() {
 	[ -c /dev/fuse ] || skip "no /dev/fuse: this kernel or container has no FUSE"
 	SLOW=$BATS_TEST_TMPDIR/slow SLOW_BACKING=$BATS_TEST_TMPDIR/backing
 	mkdir -p "$SLOW" "$SLOW_BACKING"
-	"$SLOWFS" --backing="$SLOW_BACKING" --rate="$1" "$SLOW" || skip "cannot mount a FUSE filesystem here"
+	# fuse_main's 4 is "mounting failed": this machine will not mount FUSE.
+	# Any other failure (a usage error, a crash) is the fixture's: a failure.
+	local rc=0
+	"$SLOWFS" --backing="$SLOW_BACKING" --rate="$1" "$SLOW" 2>"$BATS_TEST_TMPDIR/slowfs.err" || rc=$?
+	[ "$rc" != 4 ] || skip "cannot mount a FUSE filesystem here: $(cat "$BATS_TEST_TMPDIR/slowfs.err")"
+	[ "$rc" = 0 ] || { echo "slowfs exited $rc:"; cat "$BATS_TEST_TMPDIR/slowfs.err"; return 1; }
 }
 
 unmount_slowfs() {
@@ -388,12 +395,12 @@ unmount_mnt() {
 	[ -z "${MNT:-}" ] || umount "$MNT" 2>/dev/null || true
 }
 
-skip_if_no_backend() { # $status/$output of a run
-	# perfcap-record(1): "A build without liburing says so and exits with
-	# status 1"; the message names the build.
-	if [ "$status" != 0 ] && grep -qiE 'this build|not built|without liburing' <<<"$output"; then
-		skip "backend not in this build: $output"
-	fi
+# Every writer is built into perfcap, so a writer that fails is a failure;
+# only a kernel that disables io_uring (kernel.io_uring_disabled) is a skip.
+need_io_uring() {
+	local d
+	d=$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)
+	[ "$d" = 0 ] || skip "io_uring is disabled on this kernel (kernel.io_uring_disabled=$d)"
 }
 
 # The header's data section lies inside the file, and perf reads it whole:
@@ -419,7 +426,6 @@ disk_full() { # perfcap record options (a writer, --threads)
 	SECONDS=0
 	run timeout 30 "$P" record "$@" -a -g -o mnt/f.data -- "$W/parallel" -t 10
 	took=$SECONDS
-	skip_if_no_backend
 	echo "exit $status after ${took}s:"
 	echo "$output"
 	[ "$status" = 1 ]
@@ -439,7 +445,6 @@ eio() { # perfcap record options
 	# COMM and MMAP) before any sample; with the 5th, 2 of 5 runs kept no
 	# sample at all, and perf report refuses such a file.
 	run env PERFCAP_FAULT_INJECT=eio@12 "$P" record "$@" -a -g -o f.data -- "$W/parallel" -t 1
-	skip_if_no_backend
 	echo "exit $status:"
 	echo "$output"
 	[ "$status" = 1 ]
@@ -449,3 +454,23 @@ eio() { # perfcap record options
 	[ "$(perf_stats f.data | stat_of Aggregated COMM)" -gt 0 ]
 }
 
+
+# ---- perfcap test (selftest.bats, install.bats) ------------------------------
+
+# The reasons perfcap test may skip for: what a machine may lack (the right
+# to record, a tracefs, upstream perf, io_uring). Any other Skip is perfcap
+# deciding to skip itself, a failure.
+SELFTEST_MACHINE_SKIPS='Skip \((system-wide|user-space) recording is not permitted|Skip \(no tracefs with|Skip \(upstream perf is not installed|Skip \(.* does not run on this kernel|Skip \(io_uring is disabled on this kernel'
+
+# In perfcap test's $output: every Skip gives one of those reasons, and as
+# root with perf installed, none but the io_uring one is there at all.
+selftest_skips_are_the_machines() {
+	local skips bad
+	skips=$(grep -E ' : Skip \(' <<<"$output" || true)
+	bad=$(grep -vE "$SELFTEST_MACHINE_SKIPS" <<<"$skips" || true)
+	[ -z "$bad" ] || { echo "skips that are not the machine's: $bad"; return 1; }
+	if [ "$(id -u)" = 0 ] && command -v perf >/dev/null; then
+		bad=$(grep -vE 'io_uring is disabled' <<<"$skips" || true)
+		[ -z "$bad" ] || { echo "as root with perf: $bad"; return 1; }
+	fi
+}

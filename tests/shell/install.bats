@@ -28,7 +28,9 @@ clean_env() {
 
 # The commands perfcap --help lists.
 commands() {
-	"$P" --help | sed -nE 's/^  ([a-z][a-z-]*)  +[a-z].*/\1/p'
+	local help
+	help=$("$P" --help)
+	sed -nE 's/^  ([a-z][a-z-]*)  +[a-z].*/\1/p' <<<"$help"
 }
 
 @test "make install into a DESTDIR: the binary, a man page for every command, bash completion; make uninstall removes them" {
@@ -68,6 +70,7 @@ commands() {
 	[ "$status" = 0 ]
 	[ "$(wc -l <<<"$output")" = 6 ]
 	[ "$(grep -cE ' : (Ok|Skip \(.+\))$' <<<"$output")" = 6 ]
+	selftest_skips_are_the_machines
 	grep -qE '^ 1: .* : Ok$' <<<"$output"
 	# It ran itself, the installed copy, as the recorder and the workload.
 	run -0 "$d/usr/bin/perfcap" test -v 2
@@ -124,7 +127,8 @@ complete_line() { # LINE
 	run -0 complete_line "perfcap rec"
 	[ "$output" = record ]
 	# Every long option of record's help, and nothing else.
-	"$P" record --help | sed -nE 's/^ +(-.*)/\1/p' | sed -E 's/   *.*//' |
+	help=$("$P" record --help)
+	sed -nE 's/^ +(-.*)/\1/p' <<<"$help" | sed -E 's/   *.*//' |
 		grep -oE -- '--[a-z][a-z-]*(\[=)?' | sed 's/\[=$/=/' | sort -u >want
 	[ "$(wc -l <want)" -ge 20 ]
 	complete_line "perfcap record --" | sort >got

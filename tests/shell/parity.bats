@@ -72,6 +72,21 @@ declare -gA FIELD_GROUPS=(
 	[@on]=disabled,enable_on_exec,inherit
 )
 
+# The attr fields perf 6.1's evlist -v prints (when not 0; the two
+# unions under the names evlist_fields gives them). A field that a row
+# names and perf never prints would read as 0 on both sides and compare
+# nothing: run_row refuses a name that is not here.
+EVLIST_FIELDS=" type size config sample_period freq sample_type read_format
+ disabled inherit pinned exclusive exclude_user exclude_kernel exclude_hv
+ exclude_idle mmap comm inherit_stat enable_on_exec task watermark
+ precise_ip mmap_data sample_id_all exclude_host exclude_guest
+ exclude_callchain_kernel exclude_callchain_user mmap2 comm_exec
+ use_clockid context_switch write_backward namespaces ksymbol bpf_event
+ aux_output cgroup text_poke build_id inherit_thread remove_on_exec sigtrap
+ wakeup_events bp_type config1 config2 branch_sample_type sample_regs_user
+ sample_stack_user clockid sample_regs_intr aux_watermark sample_max_stack
+ aux_sample_sizesig_data "
+
 # evlist_fields FILE: "INDEX<TAB>FIELD<TAB>VALUE" for each field of each
 # event, and "INDEX<TAB>name<TAB>NAME". A pipe-format file goes through
 # stdin, as perf reads pipes.
@@ -133,7 +148,9 @@ stop_target() {
 record() {
 	local tool=$1 dir=$2 file=$3 pipe=false a
 	shift 3
-	for a in "$@"; do [ "$a" = - ] && pipe=true; done
+	for a in "$@"; do
+		if [ "$a" = - ]; then pipe=true; fi
+	done
 	(
 		cd "$dir" || exit 1
 		# ctl and ack: FIFOs for --control, open read-write on fds 10 and 11
@@ -239,6 +256,18 @@ run_row() {
 			echo "perf refuses it (exit $perf_rc: $(grep -v '^ *$' "$dir/a.data.err" | head -2 | tr '\n' ' ')), perfcap records"
 			return 1
 		fi
+		# perfcap refuses too: as a refusal (1 or 2) that says why, not a
+		# crash, a hang (124) or a silent exit.
+		if [ "$pc_rc" != 0 ]; then
+			if [ "$pc_rc" != 1 ] && [ "$pc_rc" != 2 ]; then
+				echo "perf refuses it; perfcap exits $pc_rc, not a refusal: $(head -3 "$dir/b.data.err" | tr '\n' ' ')"
+				return 1
+			fi
+			if ! grep -q '[a-z]' "$dir/b.data.err"; then
+				echo "perf refuses it; perfcap exits $pc_rc and says nothing"
+				return 1
+			fi
+		fi
 		return 0
 	fi
 	if [ "$pc_rc" != 0 ]; then
@@ -281,6 +310,10 @@ run_row() {
 	done
 	local bad=()
 	for f in "${expanded[@]}"; do
+		if [ "$f" != group ] && [[ " ${EVLIST_FIELDS//$'\n'/ } " != *" $f "* ]]; then
+			bad+=("perf evlist -v never prints '$f': it would read as 0 on both sides")
+			continue
+		fi
 		if [ "$f" = group ]; then
 			local ga gb
 			ga=$(perf evlist -g -i "$(data_file "$dir/a.data")" 2>/dev/null | grep -v '^#' | paste -sd' ')

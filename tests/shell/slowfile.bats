@@ -53,7 +53,7 @@ capped_file() {
 	cat loss.json
 	# The kernel lost nothing: no reader waited for the slow file.
 	python3 -c 'import json, sys; j = json.load(open("loss.json")); sys.exit(not (j["lost"] == 0 and j["triage_dropped"] > 0))'
-	run --separate-stderr perf report -i "$f" --stdio --sort sym
+	run -0 --separate-stderr perf report -i "$f" --stdio --sort sym
 	[[ $output =~ "Total Lost Samples: "[1-9] ]]
 	[[ $output =~ deep_burn ]]
 }
@@ -67,7 +67,6 @@ capped_file() {
 }
 
 @test "slowfile: io_uring on a slow file: the kernel drops nothing, perfcap thins and says so" {
-	run "$P" record --writer=uring -o /dev/null -- true
-	skip_if_no_backend
+	need_io_uring
 	capped_file --writer=uring
 }

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <liburing.h>
 
 #include "sys.h"
 #include "io/writer.h"
@@ -39,6 +42,24 @@ static void on_done(struct write_req *req, int err)
 	done.err[i] = err;
 }
 
+/*
+ * A kernel (or qemu-user) without io_uring, or one that turned it off, is
+ * what this machine lacks: a skip. Where it has io_uring, whatever
+ * writer__init then says is the writer's failure.
+ */
+static bool kernel_has_io_uring(void)
+{
+	struct io_uring r;
+	int err = io_uring_queue_init(4, &r, 0);
+
+	if (!err) {
+		io_uring_queue_exit(&r);
+		return true;
+	}
+	print_message("# io_uring_queue_init: %s\n", strerror(-err));
+	return err != -ENOSYS && err != -EPERM;
+}
+
 static void test_failed_submit_leaves_nothing_queued(void **state)
 {
 	char a[4096], b[4096], back[8192];
@@ -48,11 +69,12 @@ static void test_failed_submit_leaves_nothing_queued(void **state)
 	int err;
 
 	assert_true(fd >= 0);
-	err = writer__init(&w, &writer_uring_ops, fd, 4);
-	if (err) {
+	if (!kernel_has_io_uring()) {
 		close(fd);
-		skip(); /* io_uring disabled here; the writer said why */
+		skip();
 	}
+	err = writer__init(&w, &writer_uring_ops, fd, 4);
+	assert_int_equal(err, 0);
 	memset(&done, 0, sizeof(done));
 	memset(reqs, 0, sizeof(reqs));
 	memset(a, 'A', sizeof(a));
