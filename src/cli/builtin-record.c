@@ -301,6 +301,7 @@ static int record__loop(struct record *rec)
 	int err;
 
 	status_start(rec, record__now_ns());
+	hotplug__init(&rec->hotplug, rec, record__now_ns());
 	err = control__start(&rec->ctl.chan, wake_fd);
 	while (!err && !done_signal) {
 		uint64_t now = record__now_ns();
@@ -322,6 +323,8 @@ static int record__loop(struct record *rec)
 			output__sync_header_size(&rec->out);
 			/* The writers' helpers: never real-time, on our CPUs (helper-threads.c). */
 			helper_threads__sweep();
+			/* A CPU that came back gets its events again (hotplug.c). */
+			hotplug__tick(&rec->hotplug, rec, now);
 			last_tick = now;
 		}
 		if (rttime_signal) {
@@ -1118,6 +1121,7 @@ out_evlist:
 	/* The readers' pipelines give their chunks back to the rings first. */
 	record_threads__exit(&rec->readers);
 	rings__exit(&rec->rings);
+	hotplug__exit(&rec->hotplug);
 	thread_spec__exit(&rec->tspec);
 	control__close(&rec->ctl.chan);
 	switch_output__exit(&rec->ctl.so);

@@ -401,6 +401,8 @@ int evsel__set_enabled(struct evsel *e, bool on)
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	int err = 0;
 
+	e->on = on;
+
 	for (int i = 0; e->fds && i < e->nr_cpus * e->nr_threads; i++) {
 		int ret = e->fds[i] >= 0 ? sys_perf_ioctl(e->fds[i], req, 0) : 0;
 

@@ -18,7 +18,8 @@ struct evsel {
 	int nr_cpus, nr_threads;
 	int *fds;		/* [cpu * nr_threads + thread], -1 when not open */
 	uint64_t *ids;		/* same indexing; PERF_EVENT_IOC_ID */
-	int nr_ids;		/* ids that were read */
+	int nr_ids;		/* ids that were read; more follow when a CPU comes back (hotplug.c) */
+	bool on;		/* enabled by the recorder (evsel__set_enabled) */
 
 	/* From the event's syntax (parse-events.h says what each means). */
 	struct evsel *leader;	/* itself when it leads a group or stands alone */

@@ -54,6 +54,8 @@ int perf_data__start(struct perf_data *pd, struct output *out,
 	pd->out = out;
 	pd->attrs = (struct perf_data_attr *)attrs;
 	pd->nr_attrs = nr_attrs;
+	for (int i = 0; i < nr_attrs; i++)
+		pd->start_ids += attrs[i].nr_ids;
 	strbuf__init(&sb);
 	perf_data__build_start(attrs, nr_attrs, &sb, &pd->header);
 	off = output__write_copy(out, sb.data, sb.len);
@@ -113,6 +115,50 @@ static void feature_section(void *arg, int feat, const void *payload, size_t len
 	ft->nr++;
 }
 
+/*
+ * The attrs' id lists grew since the start (a CPU whose events were
+ * opened again, hotplug.c): they no longer fit before the data, so the
+ * ids and the attrs go after the features, and the header points there
+ * (perf reads both through their offsets). 0 or -errno.
+ */
+static int move_attrs(struct perf_data *pd)
+{
+	struct output *o = pd->out;
+	struct perf_file_header *h = &pd->header;
+	struct strbuf sb;
+	uint64_t ids_len = 0, base, ids_off;
+	int err;
+
+	for (int i = 0; i < pd->nr_attrs; i++)
+		ids_len += pd->attrs[i].nr_ids * sizeof(uint64_t);
+	if (ids_len == pd->start_ids * sizeof(uint64_t))
+		return 0;
+	strbuf__init(&sb);
+	base = output__reserve(o, ids_len + pd->nr_attrs * h->attr_size);
+	for (int i = 0; i < pd->nr_attrs; i++)
+		strbuf__add(&sb, pd->attrs[i].ids, pd->attrs[i].nr_ids * sizeof(uint64_t));
+	ids_off = base;
+	for (int i = 0; i < pd->nr_attrs; i++) {
+		struct perf_event_attr a = *pd->attrs[i].attr;
+		struct perf_file_section ids = {
+			.offset = ids_off,
+			.size = pd->attrs[i].nr_ids * sizeof(uint64_t),
+		};
+
+		a.size = PERFCAP_ATTR_SIZE;
+		strbuf__add(&sb, &a, PERFCAP_ATTR_SIZE);
+		strbuf__add(&sb, &ids, sizeof(ids));
+		ids_off += ids.size;
+	}
+	err = pwrite_whole(SYS_FAULT_FEATURE, o->fd, sb.data, sb.len, base);
+	if (!err) {
+		h->attrs.offset = base + ids_len;
+		h->attrs.size = pd->nr_attrs * h->attr_size;
+	}
+	strbuf__exit(&sb);
+	return err;
+}
+
 int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 {
 	struct output *o = pd->out;
@@ -169,6 +215,12 @@ int perf_data__finish(struct perf_data *pd, const struct feature_env *env)
 		pr_warn("the feature sections could not be written (%s); the file keeps its "
 			"data without them\n", strerror(-err));
 		memset(h->adds_features, 0, sizeof(h->adds_features));
+	}
+	if (!err) {
+		err = move_attrs(pd);
+		if (err)
+			pr_warn("the events' ids of the CPUs that came back could not be written "
+				"(%s): their samples read as unknown\n", strerror(-err));
 	}
 	{
 		int herr = write_header(pd);

@@ -26,6 +26,7 @@ struct perf_data {
 	struct perf_data_attr *attrs;
 	struct perf_file_header header;
 	uint64_t data_offset;
+	uint64_t start_ids;	/* the ids the start's attr section has room for */
 };
 
 /*

@@ -30,7 +30,7 @@ static void add_zeros(struct strbuf *sb, size_t n)
 	}
 }
 
-static int add_attr(struct strbuf *sb, const struct feature_event *ev)
+int pipe_data__build_attr(struct strbuf *sb, const struct feature_event *ev)
 {
 	struct perf_event_attr attr;
 	char raw[PERFCAP_ATTR_SIZE] = { 0 };
@@ -165,7 +165,7 @@ int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb)
 	strbuf__add(sb, &magic, sizeof(magic));
 	strbuf__add(sb, &size, sizeof(size));
 	for (int i = 0; i < env->nr_events; i++) {
-		err = add_attr(sb, &env->events[i]);
+		err = pipe_data__build_attr(sb, &env->events[i]);
 		if (err)
 			return err;
 	}

@@ -46,6 +46,13 @@
  */
 int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb);
 
+/*
+ * Append one HEADER_ATTR record for ev (its attr and its ids) to sb; a
+ * stream may carry more for the same attr, with ids added later (a CPU
+ * whose events were opened again). 0, or -E2BIG with a message.
+ */
+int pipe_data__build_attr(struct strbuf *sb, const struct feature_event *ev);
+
 /* Build it and write it as the first bytes of out. 0 or -errno. */
 int pipe_data__start(struct output *out, const struct feature_env *env);
 

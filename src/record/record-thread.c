@@ -377,7 +377,7 @@ static void fail(struct record_thread *t, int err)
 	poke(rt->main_wake_fd);
 }
 
-static void set_affinity(struct record_thread *t)
+static void pin(struct record_thread *t, pthread_t who)
 {
 	cpu_set_t set;
 	int err;
@@ -388,9 +388,24 @@ static void set_affinity(struct record_thread *t)
 	for (int i = 0; i < t->affinity->nr; i++)
 		if (t->affinity->cpu[i] >= 0 && t->affinity->cpu[i] < CPU_SETSIZE)
 			CPU_SET(t->affinity->cpu[i], &set);
-	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	err = pthread_setaffinity_np(who, sizeof(set), &set);
 	if (err)
 		pr_debug("reader thread %d: sched_setaffinity: %s\n", t->idx, strerror(err));
+}
+
+static void set_affinity(struct record_thread *t)
+{
+	pin(t, pthread_self());
+}
+
+void record_threads__repin(struct record_threads *rt, int cpu)
+{
+	for (int i = 0; i < rt->nr; i++) {
+		struct record_thread *t = &rt->t[i];
+
+		if (t->started && cpu_map__contains(t->affinity, cpu))
+			pin(t, t->tid);
+	}
 }
 
 static int set_fifo(int prio)

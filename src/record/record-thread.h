@@ -209,6 +209,12 @@ int record_thread__sleep(struct record_thread *t, int timeout_ms);
  */
 int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms);
 
+/*
+ * The readers pinned to cpu pinned there again: the kernel lets go of a
+ * thread's affinity when its CPU goes offline, and does not restore it
+ * when the CPU comes back (hotplug.c).
+ */
+void record_threads__repin(struct record_threads *rt, int cpu);
 /* The calling thread is reader t: its scheduling (struct reader_sched) and affinity. */
 void record_thread__settle(struct record_thread *t);
 

@@ -33,6 +33,7 @@
 #include "io/output.h"
 #include "io/writer.h"
 #include "record/control.h"
+#include "record/hotplug.h"
 #include "record/off-cpu.h"
 #include "record/record-stats.h"
 #include "record/record-thread.h"
@@ -95,6 +96,7 @@ struct record {
 	struct off_cpu *offcpu;		/* --off-cpu; NULL without */
 	struct switch_event sw_event;	/* --switch-output-event (opened only with it) */
 	struct dso_hits synth_hits;	/* the maps synthesized into the current file */
+	struct hotplug hotplug;		/* CPUs that went offline, and came back */
 };
 
 static inline uint64_t record__now_ns(void)

@@ -17,44 +17,50 @@
  * The kernel counts samples it dropped per event (read_format LOST);
  * perf record reports them as PERF_RECORD_LOST_SAMPLES at the end.
  */
+static void emit_lost(struct record *rec, const struct evsel *e, int c, int fd)
+{
+	uint64_t st = e->attr.sample_type;
+	struct { uint64_t value, id, lost; } r;
+	char buf[128];
+	struct perf_event_header *h = (void *)buf;
+	uint64_t *p;
+
+	if (fd < 0 || read(fd, &r, sizeof(r)) != sizeof(r) || !r.lost)
+		return;
+	memset(buf, 0, sizeof(buf));
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	p = (uint64_t *)(h + 1);
+	*p++ = r.lost;
+	/* The sample_id trailer, so perf knows the event and CPU. */
+	if (st & PERF_SAMPLE_TID)
+		p++;
+	if (st & PERF_SAMPLE_TIME)
+		p++;
+	if (st & PERF_SAMPLE_ID)
+		*p++ = r.id;
+	if (st & PERF_SAMPLE_CPU)
+		*p++ = (uint32_t)rec->evlist.cpus->cpu[c];
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		*p++ = r.id;
+	h->size = (char *)p - buf;
+	rec->stats.lost_samples += r.lost;
+	output__append(&rec->out, buf, h->size);
+}
+
 int record__emit_lost_samples(struct record *rec)
 {
 	struct evlist *el = &rec->evlist;
 	struct evsel *e;
 
-	evlist__for_each_evsel(el, e) {
-		uint64_t st = e->attr.sample_type;
+	evlist__for_each_evsel(el, e)
+		for (int c = 0; c < e->nr_cpus; c++)
+			for (int t = 0; t < e->nr_threads; t++)
+				emit_lost(rec, e, c, FD(e, c, t));
+	/* The events of CPUs that went offline: what they lost before. */
+	for (int i = 0; i < rec->hotplug.nr_retired; i++) {
+		const struct hotplug_retired *r = &rec->hotplug.retired[i];
 
-		for (int c = 0; c < e->nr_cpus; c++) {
-			for (int t = 0; t < e->nr_threads; t++) {
-				struct { uint64_t value, id, lost; } r;
-				char buf[128];
-				struct perf_event_header *h = (void *)buf;
-				uint64_t *p;
-				int fd = FD(e, c, t);
-
-				if (fd < 0 || read(fd, &r, sizeof(r)) != sizeof(r) || !r.lost)
-					continue;
-				memset(buf, 0, sizeof(buf));
-				h->type = PERF_RECORD_LOST_SAMPLES;
-				p = (uint64_t *)(h + 1);
-				*p++ = r.lost;
-				/* The sample_id trailer, so perf knows the event and CPU. */
-				if (st & PERF_SAMPLE_TID)
-					p++;
-				if (st & PERF_SAMPLE_TIME)
-					p++;
-				if (st & PERF_SAMPLE_ID)
-					*p++ = r.id;
-				if (st & PERF_SAMPLE_CPU)
-					*p++ = (uint32_t)el->cpus->cpu[c];
-				if (st & PERF_SAMPLE_IDENTIFIER)
-					*p++ = r.id;
-				h->size = (char *)p - buf;
-				rec->stats.lost_samples += r.lost;
-				output__append(&rec->out, buf, h->size);
-			}
-		}
+		emit_lost(rec, el->evsels[r->evsel], r->c, r->fd);
 	}
 	return output__flush(&rec->out);
 }
@@ -144,6 +150,7 @@ void record__print_summary(struct record *rec, int err)
 	if (s->throttles)
 		fprintf(stderr, "[ perfcap record: the kernel throttled sampling %llu times ]\n",
 			(unsigned long long)s->throttles);
+	hotplug__summary(&rec->hotplug, stderr);
 	if (verbose > 0) {
 		uint64_t copies = 0, waits = 0, defers = 0, holds = 0;
 		uint64_t fill[ARRAY_SIZE(rec->rings.maps[0].nr_fill)] = { 0 };

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU hotplug while recording (hotplug.h). When a CPU goes offline the
+ * kernel takes its per-CPU events out of their context, and they stay
+ * out when it comes back: its ring gets nothing more. So the loop's tick
+ * reads /sys/devices/system/cpu/online (one short sysfs read a tick; its
+ * cost is counted and said with -v) and, for a CPU of the recording that
+ * is back, opens each event on it again with the same attr, off, and:
+ *
+ *  - sends it into the CPU's ring (PERF_EVENT_IOC_SET_OUTPUT to the fd
+ *    the ring was mapped through, which stays open): the ring, its
+ *    reader and the reader's pipeline go on as they were;
+ *  - sets its --filter, and turns it on if its event is on (-D and
+ *    --control keep a disabled recording disabled);
+ *  - adds its id to the event's ids, which the file's attr section lists
+ *    at the end (perf_data__finish moves the section when it grew); in
+ *    pipe mode a HEADER_ATTR record with the new ids goes out first,
+ *    before any sample of theirs can.
+ *
+ * The readers pinned to the CPU are pinned again (the kernel dropped
+ * their affinity when it went). The old events' fds are kept open until the rings are gone: a ring
+ * hangs off the fd it was mapped through, and its reader polls that fd
+ * (the kernel wakes every event attached to a ring). Left alone: CPUs outside the recording (-C), recordings
+ * of tasks (their events follow the task, not a CPU), and AUX areas (an
+ * AUX event's area is its own, and is not moved: said once). A CPU that
+ * goes down and comes back between two ticks (HEADER_SYNC_NS) is not
+ * seen.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "events/cpumap.h"
+#include "events/evlist.h"
+#include "format/pipe-data.h"
+#include "io/output.h"
+#include "record/hotplug.h"
+#include "record/record.h"
+#include "sys.h"
+#include "util.h"
+
+void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now)
+{
+	const struct evlist *el = &rec->evlist;
+
+	memset(h, 0, sizeof(*h));
+	h->start_ns = now;
+	/* A ring per CPU: system-wide events, one "thread" (-1), real CPUs. */
+	h->active = el->system_wide && el->nr_threads == 1 && el->cpus->nr &&
+		    el->cpus->cpu[0] >= 0 && rec->rings.nr == el->cpus->nr;
+	if (h->active)
+		h->online = cpu_map__online();
+	if (!h->online)
+		h->active = false;
+}
+
+static struct hotplug_gap *open_gap(struct hotplug *h, int cpu)
+{
+	for (int i = h->nr_gaps - 1; i >= 0; i--)
+		if (h->gaps[i].cpu == cpu && !h->gaps[i].on_ns)
+			return &h->gaps[i];
+	return NULL;
+}
+
+static void retire(struct hotplug *h, int fd, int evsel, int c)
+{
+	if (h->nr_retired == h->cap_retired) {
+		h->cap_retired = h->cap_retired ? 2 * h->cap_retired : 16;
+		h->retired = xrealloc(h->retired, h->cap_retired * sizeof(*h->retired));
+	}
+	h->retired[h->nr_retired++] = (struct hotplug_retired){ fd, evsel, c };
+}
+
+/* The ids of the events opened again, for one HEADER_ATTR record per event. */
+struct new_ids {
+	uint64_t *ids;
+	int nr;
+};
+
+/* Pipe mode: a HEADER_ATTR for each event, with its new ids only. */
+static int announce_ids(struct record *rec, const struct new_ids *nid)
+{
+	struct strbuf sb;
+	int err = 0;
+
+	strbuf__init(&sb);
+	for (int i = 0; i < rec->evlist.nr && !err; i++) {
+		struct evsel *e = rec->evlist.evsels[i];
+		struct feature_event ev = { .attr = &e->attr, .name = e->name,
+					    .ids = nid[i].ids, .nr_ids = nid[i].nr };
+
+		if (nid[i].nr)
+			err = pipe_data__build_attr(&sb, &ev);
+	}
+	if (!err && sb.len) {
+		int64_t off = output__write_copy(&rec->out, sb.data, sb.len);
+
+		err = off < 0 ? (int)off : 0;
+	}
+	strbuf__exit(&sb);
+	return err;
+}
+
+/*
+ * Open every event of CPU index c again, into its ring. 0, or -errno
+ * with nothing changed: the fds opened so far are closed.
+ */
+static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
+{
+	struct evlist *el = &rec->evlist;
+	int cpu = el->cpus->cpu[c], ring_fd = rec->rings.maps[c].fd;
+	int *fds = xzalloc(el->nr * sizeof(*fds));
+	struct new_ids *nid = xzalloc(el->nr * sizeof(*nid));
+	uint64_t *ids = xzalloc(el->nr * sizeof(*ids));
+	int err = 0, i;
+
+	for (i = 0; i < el->nr; i++)
+		fds[i] = -1;
+	for (i = 0; i < el->nr && !err; i++) {
+		struct evsel *e = el->evsels[i];
+		struct perf_event_attr attr = e->attr;
+		int group_fd = -1;
+
+		if (FD(e, c, 0) < 0)
+			continue;	/* never open on this CPU (--off-cpu's is written by perfcap) */
+		if (!evsel__is_leader(e)) {
+			for (int j = 0; j < i; j++)
+				if (el->evsels[j] == e->leader)
+					group_fd = fds[j];
+		}
+		/* Off until its event is: the ioctls below turn it on. */
+		attr.disabled = 1;
+		attr.enable_on_exec = 0;
+		fds[i] = sys_perf_event_open(&attr, e->has_cgroup ? e->cgroup_fd : -1, cpu, group_fd,
+					     PERF_FLAG_FD_CLOEXEC |
+					     (e->has_cgroup ? PERF_FLAG_PID_CGROUP : 0));
+		if (fds[i] < 0) {
+			err = fds[i];
+			pr_debug("hotplug: CPU %d: opening %s again: %s\n", cpu, e->name, strerror(-err));
+			break;
+		}
+		if (ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, ring_fd) ||
+		    ioctl(fds[i], PERF_EVENT_IOC_ID, &ids[i]) ||
+		    (e->filter && ioctl(fds[i], PERF_EVENT_IOC_SET_FILTER, e->filter))) {
+			err = -errno;
+			pr_debug("hotplug: CPU %d: %s into its ring: %s\n", cpu, e->name, strerror(-err));
+		}
+	}
+	if (!err && rec->out.pipe) {
+		for (i = 0; i < el->nr; i++)
+			if (fds[i] >= 0)
+				nid[i] = (struct new_ids){ &ids[i], 1 };
+		err = announce_ids(rec, nid);
+	}
+	if (err) {
+		for (i = 0; i < el->nr; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		goto out;
+	}
+	/* Theirs now: the old fds wait for the end, the ids join the events'. */
+	for (i = 0; i < el->nr; i++) {
+		struct evsel *e = el->evsels[i];
+
+		if (fds[i] < 0)
+			continue;
+		retire(h, FD(e, c, 0), i, c);
+		FD(e, c, 0) = fds[i];
+		e->ids = xrealloc(e->ids, (e->nr_ids + 1) * sizeof(*e->ids));
+		e->ids[e->nr_ids++] = ids[i];
+		if (rec->attrs) {
+			rec->attrs[i].ids = e->ids;
+			rec->attrs[i].nr_ids = e->nr_ids;
+		}
+	}
+	for (i = 0; i < el->nr; i++)
+		if (fds[i] >= 0 && el->evsels[i]->on && sys_perf_ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			pr_warn("hotplug: CPU %d: cannot turn %s on again\n", cpu, el->evsels[i]->name);
+out:
+	free(fds);
+	free(nid);
+	free(ids);
+	return err;
+}
+
+static double secs(const struct hotplug *h, uint64_t ns)
+{
+	return ns > h->start_ns ? (ns - h->start_ns) / 1e9 : 0;
+}
+
+void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
+{
+	const struct evlist *el = &rec->evlist;
+	struct cpu_map *online;
+	uint64_t t0;
+
+	if (!h->active)
+		return;
+	t0 = mono_ns();
+	online = cpu_map__online();
+	h->read_ns += mono_ns() - t0;
+	h->reads++;
+	if (!online)
+		return;
+	for (int c = 0; c < el->cpus->nr; c++) {
+		int cpu = el->cpus->cpu[c];
+		bool was = cpu_map__contains(h->online, cpu), is = cpu_map__contains(online, cpu);
+		struct hotplug_gap *g;
+
+		if (was && !is) {
+			if (h->nr_gaps == h->cap_gaps) {
+				h->cap_gaps = h->cap_gaps ? 2 * h->cap_gaps : 8;
+				h->gaps = xrealloc(h->gaps, h->cap_gaps * sizeof(*h->gaps));
+			}
+			h->gaps[h->nr_gaps++] = (struct hotplug_gap){ .cpu = cpu, .off_ns = now };
+			pr_info("CPU %d went offline %.3f s into the recording\n", cpu, secs(h, now));
+		} else if (!was && is && (g = open_gap(h, cpu))) {
+			g->on_ns = now;
+			if (rec->rings.maps[c].aux) {
+				pr_warn("CPU %d is back, but its AUX area cannot be moved to new events: "
+					"it is not recorded again\n", cpu);
+				continue;
+			}
+			g->reopened = !reopen_cpu(h, rec, c);
+			record_threads__repin(&rec->readers, cpu);
+			if (g->reopened)
+				pr_info("CPU %d came back %.3f s into the recording: its events are "
+					"open again\n", cpu, secs(h, now));
+			else
+				pr_warn("CPU %d came back, but its events could not be opened again "
+					"(-v says why): it is not recorded from here\n", cpu);
+		}
+	}
+	cpu_map__delete(h->online);
+	h->online = online;
+}
+
+void hotplug__summary(const struct hotplug *h, FILE *f)
+{
+	for (int i = 0; i < h->nr_gaps; i++) {
+		const struct hotplug_gap *g = &h->gaps[i];
+
+		if (!g->on_ns)
+			fprintf(f, "[ perfcap record: CPU %d was offline from %.3f s to the end ]\n",
+				g->cpu, secs(h, g->off_ns));
+		else
+			fprintf(f, "[ perfcap record: CPU %d was offline from %.3f s to %.3f s, %s ]\n",
+				g->cpu, secs(h, g->off_ns), secs(h, g->on_ns),
+				g->reopened ? "then recorded again" : "and not recorded after");
+	}
+	if (verbose > 0 && h->reads)
+		fprintf(f, "[ perfcap record: hotplug: %" PRIu64 " reads of the online CPUs, "
+			"%.1f us each ]\n", h->reads, h->read_ns / 1e3 / h->reads);
+}
+
+void hotplug__exit(struct hotplug *h)
+{
+	for (int i = 0; i < h->nr_retired; i++)
+		close(h->retired[i].fd);
+	free(h->retired);
+	free(h->gaps);
+	cpu_map__delete(h->online);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# A CPU that goes offline and comes back while perfcap records (issue 33):
+# its events are opened again, its samples after the return are in the
+# file, perf and hotspot read the file with no warning, and the summary
+# says when the CPU went and came back. cpu1 is taken offline for a
+# second; the teardown brings it back whatever happened.
+
+load helpers
+
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+setup() {
+	common_setup
+	need_root
+	[ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs"
+	[ -w "$CPU1" ] || skip "cpu1 cannot be taken offline here ($CPU1 is not writable)"
+	[ "$(cat "$CPU1")" = 1 ] || echo 1 >"$CPU1"
+}
+
+teardown() {
+	[ ! -w "$CPU1" ] || [ "$(cat "$CPU1")" = 1 ] || echo 1 >"$CPU1"
+}
+
+# hotplug_record OUT [perfcap options]: 4 s of a 2-thread burn recorded on
+# every CPU, with cpu1 offline from about 1.2 s to 2.2 s. OUT - : the
+# stream goes to p.data. The summary in record.err.
+hotplug_record() {
+	local out=$1 pid
+	shift
+	if [ "$out" = - ]; then
+		"$P" record -o - "$@" -a -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
+			>p.data 2>record.err &
+	else
+		"$P" record -o "$out" "$@" -a -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
+			2>record.err &
+	fi
+	pid=$!
+	sleep 1.2
+	echo 0 >"$CPU1"
+	sleep 1
+	echo 1 >"$CPU1"
+	wait "$pid"
+	cat record.err
+}
+
+# cpu1_back FILE|-: of perf script's samples (stdin for -), those on cpu1
+# in the last second, when it was back: more than 300 at 1 kHz.
+cpu1_back() {
+	if [ "$1" = - ]; then
+		perf_ok script -F cpu,time -i - <p.data
+	else
+		perf_ok script -F cpu,time -i "$1"
+	fi
+	local n
+	n=$(awk '{ c = $1; gsub(/[\[\]]/, "", c); t = $2 + 0; cpu[NR] = c; ts[NR] = t; if (t > end) end = t }
+		END { for (i = 1; i <= NR; i++) if (cpu[i] + 0 == 1 && ts[i] > end - 1) k++; print k + 0 }' "$PERF_OUT")
+	echo "samples on cpu1 in the last second: $n"
+	[ "$n" -gt 300 ]
+}
+
+summary_says_back() {
+	grep -qE '^\[ perfcap record: CPU 1 was offline from [0-9.]+ s to [0-9.]+ s, then recorded again \]$' record.err
+}
+
+@test "hotplug: cpu1 offline and back, default writer: recorded again, perf and hotspot read it" {
+	need_hotspot_perfparser
+	hotplug_record f.data
+	summary_says_back
+	cpu1_back f.data
+	perf_ok report --stats -i f.data
+	# Every sample's id is an event's: perf maps none to an unknown event.
+	perf_ok report --stdio -i f.data
+	[ "$(grep -c "^# Samples: .* of event 'cpu-clock'" "$PERF_OUT")" = 1 ]
+	"$HOTSPOT_PP" --print-stats --input f.data 2>hs.err | strings >stats
+	cat stats
+	[ "$(awk '/^samples:/ { print $2 }' stats)" -gt 3000 ]
+	refute grep -qi 'warning\|error' hs.err
+	# The header lists the new ids: perfcap's own reader knows every sample's event.
+	run -0 "$P" loss --json f.data
+}
+
+@test "hotplug: sync writer" {
+	hotplug_record f.data --writer=sync
+	summary_says_back
+	cpu1_back f.data
+}
+
+@test "hotplug: --aio" {
+	hotplug_record f.data --aio
+	summary_says_back
+	cpu1_back f.data
+}
+
+@test "hotplug: -z" {
+	hotplug_record f.data -z
+	summary_says_back
+	cpu1_back f.data
+}
+
+@test "hotplug: -o -: a HEADER_ATTR with the new ids for each event, perf reads the stream" {
+	hotplug_record -
+	summary_says_back
+	cpu1_back -
+	perf_ok report -D -i - <p.data
+	# As many ATTR records later in the stream as at its start: one per event.
+	read -r first later <<<"$(awk '/: PERF_RECORD_[A-Z_]+$/ {
+			if ($NF == "PERF_RECORD_ATTR") { if (other) l++; else f++ } else other = 1 }
+		END { print f + 0, l + 0 }' "$PERF_OUT")"
+	echo "ATTR records: $first at the start, $later after the return"
+	[ "$first" -ge 1 ]
+	[ "$later" = "$first" ]
+	# perf 6.1 makes an event of each ATTR record: the CPU's samples after
+	# its return are a second cpu-clock (perfcap-record(1) says so).
+	perf_ok report --stdio -i - <p.data
+	[ "$(grep -c "^# Samples: .* of event 'cpu-clock'" "$PERF_OUT")" = 2 ]
+}
+
+@test "hotplug: -C 0 leaves cpu1 alone; -v says when the CPU went" {
+	hotplug_record f.data -C 0
+	refute grep -q 'CPU 1 was offline' record.err
+	hotplug_record g.data -v
+	grep -qE 'CPU 1 went offline [0-9.]+ s into the recording' record.err
+	grep -qE 'CPU 1 came back [0-9.]+ s into the recording: its events are open again' record.err
+	grep -qE 'hotplug: [0-9]+ reads of the online CPUs' record.err
+}
+
+@test "hotplug: -D: a recording still off when the CPU comes back stays off" {
+	# On from 3 s: cpu1 comes back at 2.2 s into an off recording.
+	hotplug_record f.data -D 3000
+	summary_says_back
+	perf_ok script -F cpu,time -i f.data
+	first=$(awk 'NR == 1 { print $2 + 0 }' "$PERF_OUT")
+	last=$(awk '{ t = $2 + 0 } END { print t }' "$PERF_OUT")
+	echo "samples from $first to $last"
+	# About 1 s of samples (3 s to 4 s), not 1.8 s (from the return).
+	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a < 1.4) }'
+}
