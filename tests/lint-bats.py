@@ -464,6 +464,35 @@ def pipeline(operand):
     return parts
 
 
+def substitutions(text):
+    """The commands of text's $(...) substitutions, nested ones too."""
+    out, i = [], 0
+    while True:
+        i = text.find("$(", i)
+        if i < 0 or text.startswith("$((", i):
+            if i < 0:
+                return out
+            i += 3
+            continue
+        depth, j, q = 1, i + 2, None
+        while j < len(text) and depth:
+            c = text[j]
+            if q:
+                if c == q:
+                    q = None
+            elif c in "'\"":
+                q = c
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            j += 1
+        inner = text[i + 2:j - 1]
+        out.append(inner.strip())
+        out += substitutions(inner)
+        i = j
+
+
 def runs_perfcap(operand):
     """operand's command is perfcap (past `timeout N`, `env X=Y`)."""
     ws = words(operand)
@@ -511,10 +540,11 @@ def lint_perfcap(path, stmts):
         # pipe: perfcap on the left of a pipeline, pipefail off
         nxt = " ".join(stmts[idx + 1].operands) if idx + 1 < len(stmts) else ""
         if not pipefail and "PIPESTATUS" not in nxt:
-            for o in operands:
+            # The statement's own pipelines, and those in its $(...): x=$(perfcap | wc -l).
+            for o in operands + [sub for o in operands for sub in substitutions(o)]:
                 parts = pipeline(o)
                 head = parts[0]
-                if cmds[0] == "run" or first_command(head) == "run":
+                if first_command(head) == "run":
                     continue
                 if len(parts) > 1 and runs_perfcap(head):
                     findings.append("%s: pipe: '%s': perfcap's status is lost without "

@@ -78,3 +78,8 @@ crashing_perfcap() {
 	[ 1 = 2 ]
 	echo "equal"
 }
+
+@test "perfcap's output captured first, then counted" {
+	list=$("$P" test -l)
+	wc -l <<<"$list"
+}

@@ -90,3 +90,8 @@ refute() {
 	[ 1 = 2 ] && x=1
 	echo "bats carries on"
 }
+
+@test "perfcap left of a pipe inside \$(...): its crash is lost" {
+	n=$("$P" test -l | wc -l)
+	echo "$n tests"
+}

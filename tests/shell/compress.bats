@@ -55,7 +55,8 @@ compressed_reads() { # FILE [LEVEL]
 	ratio=$(sed -n 's/^# compressed : Zstd, level = 1, ratio = //p' "$PERF_OUT")
 	[ "$ratio" -ge 2 ]
 	# perfcap loss decompresses too: the samples perf counts.
-	[ "$("$P" loss z.data | awk '$1 == "samples" { print $2; exit }')" = "$(perf_samples z.data)" ]
+	report=$("$P" loss z.data)
+	[ "$(awk '$1 == "samples" { print $2; exit }' <<<"$report")" = "$(perf_samples z.data)" ]
 	# --compression-level=N and -zN: the level in the header.
 	pc_record --compression-level=7 -a -e cpu-clock -o z7.data -- "$W/parallel" -j 2 -t 0.3
 	compressed_reads z7.data 7

@@ -95,7 +95,8 @@ commands() {
 	command -v man >/dev/null || skip "man is not installed"
 	page=$(MANWIDTH=200 man -l "$TOP/doc/perfcap-record.1" 2>/dev/null)
 	missing=()
-	for o in $("$P" record --list-options | tr -d = | grep -vx -- --list-opts); do
+	opts=$("$P" record --list-options)
+	for o in $(tr -d = <<<"$opts" | grep -vx -- --list-opts); do
 		# an option's entry starts a line: "-e, --event=events", "--aio[=n]"
 		grep -qE -- "^ +(-[a-zA-Z], )?$o([ =,[]|$)|^ +-[a-zA-Z], $o|, $o([ =,[]|$)" <<<"$page" ||
 			missing+=("$o")

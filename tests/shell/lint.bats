@@ -20,7 +20,7 @@ setup() {
 @test "bats passes every test of the hollow fixture, though each holds a false check" {
 	run -0 bats --tap "$FIX/hollow.bats"
 	echo "$output"
-	[ "$(grep -c '^ok ' <<<"$output")" = 12 ]
+	[ "$(grep -c '^ok ' <<<"$output")" = 13 ]
 	refute grep -q '^not ok' <<<"$output"
 }
 
@@ -44,9 +44,10 @@ hollow.bats:79: run
 hollow.bats:84: refute
 hollow.bats:88: action
 hollow.bats:89: action
-hollow.bats:90: action'
+hollow.bats:90: action
+hollow.bats:95: pipe'
 	[ "$got" = "$want" ]
-	grep -qx 'lint-bats: 17 hollow check(s): bats would pass a test where they fail' <<<"$output"
+	grep -qx 'lint-bats: 18 hollow check(s): bats would pass a test where they fail' <<<"$output"
 }
 
 @test "the lint accepts the mended fixture, and bats fails every test in it" {
@@ -54,7 +55,7 @@ hollow.bats:90: action'
 	[ -z "$output" ]
 	run -1 bats --tap "$FIX/clean.bats"
 	echo "$output"
-	[ "$(grep -c '^not ok ' <<<"$output")" = 12 ]
+	[ "$(grep -c '^not ok ' <<<"$output")" = 13 ]
 	refute grep -q '^ok ' <<<"$output"
 }
 

@@ -224,7 +224,8 @@ assert d["lost_time_ns"] is not None and 0 < d["lost_time_ns"] <= d["elapsed_tim
 	[ "$(perfcap_json thr.data file)" = thr.data ]
 	[ "$(perfcap_json thr.data samples)" -gt 1000 ]
 	# CPUs come from the per-thread streams: each one recorded samples.
-	[ "$("$P" loss --json thr.data | python3 -c 'import json,sys; print(sum(1 for c in json.load(sys.stdin)["cpus"] if c["samples"] > 0))')" = "$(nproc)" ]
+	j=$("$P" loss --json thr.data)
+	[ "$(python3 -c 'import json,sys; print(sum(1 for c in json.load(sys.stdin)["cpus"] if c["samples"] > 0))' <<<"$j")" = "$(nproc)" ]
 	run -0 "$P" loss thr.data
 	grep -qE '^ *samples +[0-9]+' <<<"$output"
 }

@@ -57,7 +57,8 @@ differences() {
 @test "every option of perf record --list-opts is perfcap's, or the man page's Differences section says why not" {
 	local perf_opts ours left o reason
 	perf_opts=$(perf record --list-opts 2>&1 | tr ' ' '\n' | grep '^--' | sort -u)
-	ours=$("$P" record --list-options | grep '^--' | sed 's/=$//' | sort -u)
+	ours=$("$P" record --list-options)
+	ours=$(grep '^--' <<<"$ours" | sed 's/=$//' | sort -u)
 	[ "$(wc -l <<<"$perf_opts")" -ge 80 ]
 	left=$(comm -23 <(echo "$perf_opts") <(echo "$ours"))
 	echo "perf's options perfcap does not take: ${left//$'\n'/ }"
@@ -76,7 +77,8 @@ differences() {
 	local perf_opts ours left readme
 	readme="$BATS_TEST_DIRNAME/../../README.md"
 	perf_opts=$(perf record --list-opts 2>&1 | tr ' ' '\n' | grep '^--' | sort -u)
-	ours=$("$P" record --list-options | grep '^--' | sed 's/=$//' | sort -u)
+	ours=$("$P" record --list-options)
+	ours=$(grep '^--' <<<"$ours" | sed 's/=$//' | sort -u)
 	left=$(comm -23 <(echo "$perf_opts") <(echo "$ours"))
 	echo "perf's options perfcap does not take: ${left:-none}"
 	[ -z "$left" ]
@@ -88,7 +90,8 @@ differences() {
 
 @test "the Differences section names no option perfcap takes as one it lacks" {
 	local ours o rows
-	ours=$("$P" record --list-options | sed 's/=$//')
+	ours=$("$P" record --list-options)
+	ours=$(sed 's/=$//' <<<"$ours")
 	# The rows between the section's two markers: ".B \-\-name".
 	rows=$(differences | awk '/^\.\\" options perfcap does not take/ { on = 1; next }
 				  on && /^\.\\" end/ { exit }

@@ -21,7 +21,8 @@ RESULT_RE='^ ?[0-9]+: .+ : (Ok|Skip \(.+\)|FAILED!.*)$'
 	run "$P" test
 	echo "$output"
 	[ "$status" = 0 ]
-	nr=$("$P" test -l | wc -l)
+	list=$("$P" test -l)
+	nr=$(wc -l <<<"$list")
 	[ "$nr" -ge 14 ]
 	# One result line per listed test, each Ok or Skip with a reason.
 	[ "$(grep -cE "$RESULT_RE" <<<"$output")" = "$nr" ]
