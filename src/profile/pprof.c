@@ -936,7 +936,8 @@ static void build_profile(struct pprof *p, Perftools__Profiles__Profile *pr)
 	}
 	pr->n_comment = nc;
 
-	if (p->last_time > p->first_time)
+	/* A span int64 cannot hold is no recording's (hostile times): none said. */
+	if (p->last_time > p->first_time && p->last_time - p->first_time <= INT64_MAX)
 		pr->duration_nanos = (int64_t)(p->last_time - p->first_time);
 	/* String table last: everything above added its strings. */
 	pr->n_string_table = p->nr_str;
@@ -948,11 +949,16 @@ static int64_t start_time(struct pprof *p, int64_t duration)
 {
 	struct stat sb;
 	struct timespec now;
+	int64_t end;
 
-	if (!fstat(p->r.fd, &sb) && S_ISREG(sb.st_mode) && strcmp(p->o->input, "-"))
-		return (int64_t)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec - duration;
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec - duration;
+	if (!fstat(p->r.fd, &sb) && S_ISREG(sb.st_mode) && strcmp(p->o->input, "-")) {
+		end = (int64_t)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
+	} else {
+		clock_gettime(CLOCK_REALTIME, &now);
+		end = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+	}
+	/* A span longer than the time since 1970 is a hostile file's: the end then. */
+	return duration > 0 && duration <= end ? end - duration : end;
 }
 
 static int write_profile(struct pprof *p)
