@@ -70,7 +70,7 @@
 #include "format/build-id.h"
 #include "format/buildid-cache.h"
 #include "format/sample-layout.h"
-#include "inject/callchain.h"
+#include "unwind/callchain.h"
 #include "inject/recording-maps.h"
 #include "perf-file.h"
 #include "read/reader.h"

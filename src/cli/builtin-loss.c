@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/builtin.h"
-#include "inject/callchain.h"
+#include "unwind/callchain.h"
 #include "inject/convert.h"
 #include "read/loss-svg.h"
 #include "read/loss.h"

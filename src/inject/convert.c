@@ -27,7 +27,7 @@
 #include "format/buildid-cache.h"
 #include "format/sample-layout.h"
 #include "format/perf-data.h"
-#include "inject/callchain.h"
+#include "unwind/callchain.h"
 #include "inject/convert.h"
 #include "inject/recording-maps.h"
 #include "perf-file.h"
@@ -203,11 +203,8 @@ static void convert_sample(struct worker *w, struct job *j, const struct perf_ev
 	struct perf_reader_sample s;
 	struct sample_fields f;
 	const struct sample_layout *l;
-	const unsigned char *p = (const unsigned char *)h;
-	struct unwind_sample us = { 0 };
-	uint64_t stack_size = 0, dyn = 0, abi = 0;
 	enum unwind_stop why;
-	int n, dso_idx, max;
+	int dso_idx, max = c->o->max_stack;
 
 	if (perf_reader__parse_sample(&c->r, h, &s) || s.attr < 0 || !c->converts[s.attr])
 		goto copy;
@@ -217,26 +214,11 @@ static void convert_sample(struct worker *w, struct job *j, const struct perf_ev
 		w->bad++;
 		goto copy;
 	}
-	memcpy(&stack_size, p + f.stack, 8);
-	if (stack_size)
-		memcpy(&dyn, p + f.stack + 8 + stack_size, 8);
-	if (l->sample_type & PERF_SAMPLE_REGS_USER)
-		memcpy(&abi, p + f.regs_user, 8);
-	us.pid = s.pid;
-	us.time = c->use_seq ? idx : s.time;
-	us.regs_mask = abi ? l->regs_user : 0;
-	us.regs = p + f.regs_user + 8;
-	us.stack = p + f.stack + 8;
-	us.stack_size = MIN(dyn, stack_size);
-	/* The rewritten record must fit header.size's 16 bits. */
-	max = c->o->max_stack;
-	while (max > 0 && callchain__max_size(h->size - (f.after_stack - f.regs_user), max) > 65528)
-		max--;
-	n = unwinder__unwind(w->u, &us, w->ips, max, &why, &dso_idx);
+	strbuf__grow(&j->out, callchain__max_size(h->size, max));
+	j->out.len += callchain__unwind(w->u, h, h->size, l, &f, s.pid, c->use_seq ? idx : s.time,
+					max, w->ips, j->out.data + j->out.len, &why, &dso_idx);
 	if (dso_idx >= 0)
 		w->dso_stops[dso_idx]++;
-	strbuf__grow(&j->out, callchain__max_size(h->size, n));
-	j->out.len += callchain__rewrite(h, h->size, l, &f, w->ips, n, j->out.data + j->out.len);
 	return;
 copy:
 	strbuf__add(&j->out, h, h->size);

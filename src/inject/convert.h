@@ -3,7 +3,7 @@
  * perfcap inject --convert-callchain: a DWARF recording (perf's or
  * perfcap's; file, --threads directory or pipe format; compressed or
  * not) rewritten with every sample's user frames unwound into its
- * callchain (inject/callchain.h), every other record unchanged.
+ * callchain (unwind/callchain.h), every other record unchanged.
  *
  *   pass 1  the map timeline (unwind/maps.h) from MMAP/MMAP2, FORK and
  *           COMM exec records, and the BUILD_ID feature

@@ -7,12 +7,6 @@
 #include "perf-file.h"
 #include "util.h"
 
-/* Where a record's fields are (uapi perf_event.h's record layouts). */
-#define MMAP_FILENAME_OFF 40
-#define MMAP2_FILENAME_OFF 72
-#define MMAP2_BUILD_ID_OFF 40
-#define FORK_TIME_OFF 24
-
 struct walk {
 	struct perf_reader *r;
 	struct maps *maps;
@@ -33,23 +27,10 @@ static uint64_t rec_time(struct walk *c, const struct perf_event_header *h)
 	return s.time;
 }
 
-static const char *rec_string(const struct perf_event_header *h, size_t off)
-{
-	const char *s = (const char *)h + off;
-
-	if (h->size <= off || !memchr(s, 0, h->size - off))
-		return NULL;
-	return s;
-}
-
 static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
 {
 	struct walk *c = priv;
 	const struct perf_event_header *h = rec->header;
-	const unsigned char *p = (const unsigned char *)h;
-	uint32_t pid, ppid;
-	uint64_t start, len, pgoff, time;
-	const char *name;
 
 	c->idx++;
 	if (c->also) {
@@ -60,55 +41,13 @@ static int pass1_cb(struct perf_reader *r, const struct perf_reader_record *rec,
 	}
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct build_id bid = { .size = 0 };
-		uint64_t dev = 0, ino = 0;
-		size_t name_off = h->type == PERF_RECORD_MMAP ? MMAP_FILENAME_OFF : MMAP2_FILENAME_OFF;
-
-		if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-			break;
-		name = rec_string(h, name_off);
-		if (!name)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&start, p + 16, 8);
-		memcpy(&len, p + 24, 8);
-		memcpy(&pgoff, p + 32, 8);
-		if (pid == UINT32_MAX)
-			break;
-		if (h->type == PERF_RECORD_MMAP2) {
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				bid.size = MIN(p[MMAP2_BUILD_ID_OFF], BUILD_ID_MAX);
-				memcpy(bid.data, p + MMAP2_BUILD_ID_OFF + 4, bid.size);
-			} else {
-				uint32_t maj, min;
-
-				memcpy(&maj, p + 40, 4);
-				memcpy(&min, p + 44, 4);
-				memcpy(&ino, p + 48, 8);
-				dev = ((uint64_t)maj << 32) | min;
-			}
-		}
-		maps__add_mmap(c->maps, pid, rec_time(c, h), start, len, pgoff, name, &bid, dev, ino);
-		break;
-	}
-	case PERF_RECORD_FORK:
-		if (h->size < 32)
-			break;
-		memcpy(&pid, p + 8, 4);
-		memcpy(&ppid, p + 12, 4);
-		memcpy(&time, p + FORK_TIME_OFF, 8);
-		if (c->use_seq)
-			time = c->idx;
-		else if (!perf_reader__time_valid(time))
-			time = 0;
-		maps__add_fork(c->maps, pid, ppid, time);
-		break;
+	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
-			break;
-		memcpy(&pid, p + 8, 4);
-		maps__add_exec(c->maps, pid, rec_time(c, h));
+		maps__add_record(c->maps, h, rec_time(c, h), c->use_seq);
+		break;
+	case PERF_RECORD_FORK:
+		/* Its own time, unless times are indexes. */
+		maps__add_record(c->maps, h, c->idx, c->use_seq);
 		break;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "unwind/maps.h"
+#include "perf-file.h"
 #include "util.h"
 
 enum maps_ev_type { EV_MMAP, EV_FORK, EV_EXEC };
@@ -31,6 +32,7 @@ struct maps_proc {
 	struct map *maps;	/* sorted by start after the seal */
 	size_t nr, cap;
 	uint64_t *maxend;	/* maxend[i]: the largest end of maps[0..i] */
+	bool dirty;		/* changed since it was indexed */
 };
 
 /* A pid's generations, oldest first. */
@@ -41,8 +43,13 @@ struct maps_pid {
 };
 
 struct maps {
-	struct maps_ev *ev;
+	struct maps_ev *ev;	/* not yet applied */
 	size_t nr_ev, cap_ev;
+	size_t sorted_ev;	/* ev[0..sorted_ev) are in time order */
+	uint64_t version;	/* applies so far: a cursor of another version is stale */
+	size_t seq;		/* events added so far */
+	struct maps_proc **dirty;	/* changed since they were indexed */
+	size_t nr_dirty, cap_dirty;
 
 	struct map_dso **dsos;
 	size_t nr_dsos;
@@ -109,6 +116,7 @@ void maps__delete(struct maps *m)
 		free(m->bids[i].name);
 	free(m->bids);
 	free(m->ev);
+	free(m->dirty);
 	free(m);
 }
 
@@ -185,7 +193,8 @@ static struct maps_ev *ev_add(struct maps *m, enum maps_ev_type type, uint32_t p
 	}
 	e = &m->ev[m->nr_ev];
 	memset(e, 0, sizeof(*e));
-	e->seq = m->nr_ev++;
+	m->nr_ev++;
+	e->seq = m->seq++;
 	e->type = type;
 	e->pid = pid;
 	e->time = time;
@@ -229,6 +238,89 @@ void maps__add_build_id(struct maps *m, const char *name, const struct build_id 
 	m->nr_bids++;
 }
 
+/* Where a record's fields are (uapi perf_event.h's record layouts). */
+#define MMAP_FILENAME_OFF 40
+#define MMAP2_FILENAME_OFF 72
+#define MMAP2_BUILD_ID_OFF 40
+#define FORK_TIME_OFF 24
+
+static const char *rec_string(const struct perf_event_header *h, size_t off)
+{
+	const char *s = (const char *)h + off;
+
+	if (h->size <= off || !memchr(s, 0, h->size - off))
+		return NULL;
+	return s;
+}
+
+static void add_mmap_record(struct maps *m, const struct perf_event_header *h, uint64_t time)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	size_t name_off = h->type == PERF_RECORD_MMAP ? MMAP_FILENAME_OFF : MMAP2_FILENAME_OFF;
+	struct build_id bid = { .size = 0 };
+	uint64_t start, len, pgoff, dev = 0, ino = 0;
+	const char *name;
+	uint32_t pid;
+
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return;
+	name = rec_string(h, name_off);
+	if (!name)
+		return;
+	memcpy(&pid, p + 8, 4);
+	memcpy(&start, p + 16, 8);
+	memcpy(&len, p + 24, 8);
+	memcpy(&pgoff, p + 32, 8);
+	if (pid == UINT32_MAX)
+		return;
+	if (h->type == PERF_RECORD_MMAP2) {
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			bid.size = MIN(p[MMAP2_BUILD_ID_OFF], BUILD_ID_MAX);
+			memcpy(bid.data, p + MMAP2_BUILD_ID_OFF + 4, bid.size);
+		} else {
+			uint32_t maj, min;
+
+			memcpy(&maj, p + 40, 4);
+			memcpy(&min, p + 44, 4);
+			memcpy(&ino, p + 48, 8);
+			dev = ((uint64_t)maj << 32) | min;
+		}
+	}
+	maps__add_mmap(m, pid, time, start, len, pgoff, name, &bid, dev, ino);
+}
+
+void maps__add_record(struct maps *m, const struct perf_event_header *h, uint64_t time,
+		      bool by_index)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	uint32_t pid, ppid;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		add_mmap_record(m, h, time);
+		break;
+	case PERF_RECORD_FORK:
+		if (h->size < 32)
+			break;
+		memcpy(&pid, p + 8, 4);
+		memcpy(&ppid, p + 12, 4);
+		if (!by_index) {
+			memcpy(&time, p + FORK_TIME_OFF, 8);
+			if (time == UINT64_MAX)
+				time = 0;
+		}
+		maps__add_fork(m, pid, ppid, time);
+		break;
+	case PERF_RECORD_COMM:
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < 16)
+			break;
+		memcpy(&pid, p + 8, 4);
+		maps__add_exec(m, pid, time);
+		break;
+	}
+}
+
 /* ---- processes ---------------------------------------------------------- */
 
 static struct maps_pid *pid_slot(const struct maps *m, uint32_t pid)
@@ -266,6 +358,18 @@ static struct maps_pid *pid_get(struct maps *m, uint32_t pid)
 	return p;
 }
 
+static void mark(struct maps *m, struct maps_proc *g)
+{
+	if (g->dirty)
+		return;
+	g->dirty = true;
+	if (m->nr_dirty == m->cap_dirty) {
+		m->cap_dirty = m->cap_dirty ? m->cap_dirty * 2 : 64;
+		m->dirty = xrealloc(m->dirty, m->cap_dirty * sizeof(*m->dirty));
+	}
+	m->dirty[m->nr_dirty++] = g;
+}
+
 static struct maps_proc *gen_new(struct maps *m, struct maps_pid *p, uint64_t born)
 {
 	struct maps_proc *g = xzalloc(sizeof(*g));
@@ -275,6 +379,7 @@ static struct maps_proc *gen_new(struct maps *m, struct maps_pid *p, uint64_t bo
 	p->gen = xrealloc(p->gen, (p->nr + 1) * sizeof(*p->gen));
 	p->gen[p->nr++] = g;
 	m->nr_procs++;
+	mark(m, g);
 	return g;
 }
 
@@ -293,6 +398,7 @@ static void proc_push(struct maps *m, struct maps_proc *g, const struct map *mp)
 		g->maps = xrealloc(g->maps, g->cap * sizeof(*g->maps));
 	}
 	g->maps[g->nr++] = *mp;
+	mark(m, g);
 	m->nr_maps++;
 }
 
@@ -312,6 +418,7 @@ static void apply_mmap(struct maps *m, const struct maps_ev *e)
 		if (old.to != MAPS_TIME_END || old.end <= s || old.start >= end)
 			continue;
 		g->maps[i].to = e->time;
+		mark(m, g);
 		/* What the new map leaves of the old one lives on, from now. */
 		if (old.start < s) {
 			struct map left = old;
@@ -357,8 +464,10 @@ static void apply_exec(struct maps *m, const struct maps_ev *e)
 	struct maps_proc *g = gen_current(m, e->pid);
 
 	for (size_t i = 0; i < g->nr; i++)
-		if (g->maps[i].to == MAPS_TIME_END)
+		if (g->maps[i].to == MAPS_TIME_END) {
 			g->maps[i].to = e->time;
+			mark(m, g);
+		}
 }
 
 static int ev_cmp(const void *a, const void *b)
@@ -395,48 +504,68 @@ static void fill_build_ids(struct maps *m)
 	}
 }
 
+/* Sort a process's maps by start and index their reach, for maps__find(). */
+static void proc_index(struct maps_proc *g)
+{
+	uint64_t mx = 0;
+
+	if (g->nr)
+		qsort(g->maps, g->nr, sizeof(*g->maps), map_cmp);
+	free(g->maxend);
+	g->maxend = xzalloc((g->nr + 1) * sizeof(*g->maxend));
+	for (size_t k = 0; k < g->nr; k++) {
+		mx = MAX(mx, g->maps[k].end);
+		g->maxend[k] = mx;
+	}
+	g->dirty = false;
+}
+
+static void apply(struct maps *m, const struct maps_ev *e)
+{
+	switch (e->type) {
+	case EV_MMAP:
+		apply_mmap(m, e);
+		break;
+	case EV_FORK:
+		apply_fork(m, e);
+		break;
+	case EV_EXEC:
+		apply_exec(m, e);
+		break;
+	}
+}
+
+void maps__apply(struct maps *m, uint64_t until)
+{
+	size_t n = 0;
+
+	if (m->nr_ev > m->sorted_ev)
+		qsort(m->ev, m->nr_ev, sizeof(*m->ev), ev_cmp);
+	while (n < m->nr_ev && m->ev[n].time <= until)
+		apply(m, &m->ev[n++]);
+	/* What is left stays sorted: the next call sorts only when more came. */
+	memmove(m->ev, m->ev + n, (m->nr_ev - n) * sizeof(*m->ev));
+	m->nr_ev -= n;
+	m->sorted_ev = m->nr_ev;
+	if (!n && m->sealed)
+		return;
+	fill_build_ids(m);
+	for (size_t i = 0; i < m->nr_dirty; i++)
+		proc_index(m->dirty[i]);
+	m->nr_dirty = 0;
+	/* Every cursor's answers may point into arrays that moved. */
+	m->version++;
+	m->sealed = true;
+}
+
 void maps__seal(struct maps *m)
 {
-	if (m->sealed)
+	if (m->sealed && !m->nr_ev)
 		return;
-	if (m->nr_ev)
-		qsort(m->ev, m->nr_ev, sizeof(*m->ev), ev_cmp);
-	for (size_t i = 0; i < m->nr_ev; i++) {
-		const struct maps_ev *e = &m->ev[i];
-
-		switch (e->type) {
-		case EV_MMAP:
-			apply_mmap(m, e);
-			break;
-		case EV_FORK:
-			apply_fork(m, e);
-			break;
-		case EV_EXEC:
-			apply_exec(m, e);
-			break;
-		}
-	}
+	maps__apply(m, MAPS_TIME_END);
 	free(m->ev);
 	m->ev = NULL;
-	m->nr_ev = m->cap_ev = 0;
-	fill_build_ids(m);
-	for (size_t i = 0; i < m->pid_hash_size; i++) {
-		struct maps_pid *p = &m->pids[i];
-
-		for (size_t gi = 0; gi < p->nr; gi++) {
-			struct maps_proc *g = p->gen[gi];
-			uint64_t mx = 0;
-
-			if (g->nr)
-				qsort(g->maps, g->nr, sizeof(*g->maps), map_cmp);
-			g->maxend = xzalloc((g->nr + 1) * sizeof(*g->maxend));
-			for (size_t k = 0; k < g->nr; k++) {
-				mx = MAX(mx, g->maps[k].end);
-				g->maxend[k] = mx;
-			}
-		}
-	}
-	m->sealed = true;
+	m->nr_ev = m->cap_ev = m->sorted_ev = 0;
 }
 
 static const struct maps_proc *proc_at(const struct maps *m, uint32_t pid, uint64_t time)
@@ -466,10 +595,11 @@ const struct map *maps__find(const struct maps *m, struct maps_cursor *c, uint32
 
 	/* The cached answers are of one process generation: another one clears them. */
 	g = proc_at(m, pid, time);
-	if (c->pid != pid || c->proc != g) {
+	if (c->pid != pid || c->proc != g || c->version != m->version) {
 		memset(c->slot, 0, sizeof(c->slot));
 		c->pid = pid;
 		c->proc = g;
+		c->version = m->version;
 	}
 	if (!g)
 		return NULL;

@@ -13,6 +13,12 @@
  * called from any number of threads at once (its cache is per caller,
  * struct maps_cursor).
  *
+ * A timeline that grows while it is read (the recorder's, fed by the
+ * readers as they copy) applies what came so far up to a time instead,
+ * maps__apply(), as often as it likes: every event up to that time must
+ * be in by then, later ones wait for a later apply. Adding and applying
+ * must then exclude maps__find() (the caller's lock).
+ *
  * Times: the records' sample_id time; a recording without times passes
  * the record's index in the file for events and samples alike.
  * Synthesized records (time 0) are there from the start.
@@ -52,6 +58,7 @@ struct maps;
 struct maps_cursor {
 	const struct maps_proc *proc;
 	uint32_t pid;
+	uint64_t version;	/* the timeline's applies when the slots were filled */
 	const struct map *slot[MAPS_CURSOR_SLOTS];
 };
 
@@ -66,11 +73,25 @@ void maps__add_mmap(struct maps *m, uint32_t pid, uint64_t time, uint64_t start,
 void maps__add_fork(struct maps *m, uint32_t pid, uint32_t ppid, uint64_t time);
 /* COMM with PERF_RECORD_MISC_COMM_EXEC: pid's maps end. */
 void maps__add_exec(struct maps *m, uint32_t pid, uint64_t time);
+/*
+ * One record of a recording, as the events above: MMAP/MMAP2 of user
+ * space, FORK, COMM with the exec bit; any other record is not the maps'.
+ * time: the record's sample_id time, or its index where times are
+ * indexes (by_index); a FORK has a time of its own, used unless by_index.
+ */
+struct perf_event_header;
+void maps__add_record(struct maps *m, const struct perf_event_header *h, uint64_t time,
+		      bool by_index);
 /* A build id for a DSO by name (the BUILD_ID feature); for maps with none of their own. */
 void maps__add_build_id(struct maps *m, const char *name, const struct build_id *bid);
 
 /* Apply every event, in time order. Call once, before any maps__find(). */
 void maps__seal(struct maps *m);
+/*
+ * Apply the events of time <= until, in time order; the others wait.
+ * Every event of time <= until must have been added by then.
+ */
+void maps__apply(struct maps *m, uint64_t until);
 
 /* The map of pid covering addr at time, or NULL. Thread-safe after seal, with a cursor per thread. */
 const struct map *maps__find(const struct maps *m, struct maps_cursor *c, uint32_t pid,

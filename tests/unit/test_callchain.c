@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "format/sample-layout.h"
-#include "inject/callchain.h"
+#include "unwind/callchain.h"
 #include "util.h"
 #include "record-builder.h"
 

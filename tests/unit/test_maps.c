@@ -136,6 +136,41 @@ static void test_build_ids_by_name_fill_the_dsos_without_one(void **state)
 	maps__delete(m);
 }
 
+/*
+ * The recorder's timeline grows while it is read: applied up to a time,
+ * more events, applied again. The answers are the sealed timeline's, and
+ * a cursor filled before an apply does not answer with a stale map.
+ */
+static void test_applied_in_steps_answers_as_sealed(void **state)
+{
+	struct maps *m = maps__new();
+	struct maps_cursor c;
+	const struct map *mp;
+
+	memset(&c, 0, sizeof(c));
+	maps__add_mmap(m, 10, 100, 0x1000, 0x4000, 0, "/a", NULL, 0, 0);
+	maps__add_mmap(m, 10, 300, 0x3000, 0x1000, 0, "/c", NULL, 0, 0);
+	maps__apply(m, 150);
+	/* /c (time 300) waits: at 250 and after, /a all over. */
+	assert_string_equal(name_at(m, 10, 0x3800, 250), "/a");
+	mp = maps__find(m, &c, 10, 0x3800, 350);
+	assert_non_null(mp);
+	assert_string_equal(mp->dso->name, "/a");
+	/* Came later, older than what waits: applied in time order. */
+	maps__add_mmap(m, 10, 200, 0x3000, 0x1000, 0, "/b", NULL, 0, 0);
+	maps__add_fork(m, 20, 10, 250);
+	maps__apply(m, 400);
+	assert_string_equal(name_at(m, 10, 0x3800, 150), "/a");
+	assert_string_equal(name_at(m, 10, 0x3800, 250), "/b");
+	assert_string_equal(name_at(m, 20, 0x3800, 260), "/b");
+	/* The same cursor, same slot: the new answer, not the one it kept. */
+	mp = maps__find(m, &c, 10, 0x3800, 350);
+	assert_non_null(mp);
+	assert_string_equal(mp->dso->name, "/c");
+	assert_string_equal(name_at(m, 10, 0x1800, 350), "/a");
+	maps__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_a_pid_used_again_is_a_new_process),
 		cmocka_unit_test(test_the_cursor_answers_as_a_fresh_lookup),
 		cmocka_unit_test(test_build_ids_by_name_fill_the_dsos_without_one),
+		cmocka_unit_test(test_applied_in_steps_answers_as_sealed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

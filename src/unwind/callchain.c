@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
-#include "inject/callchain.h"
+#include "unwind/callchain.h"
 #include "util.h"
 
 bool callchain__attr_converts(const struct perf_event_attr *a)
@@ -79,4 +79,30 @@ size_t callchain__rewrite(const void *rec, size_t size, const struct sample_layo
 	h.size = (uint16_t)len;
 	memcpy(o, &h, sizeof(h));
 	return len;
+}
+
+size_t callchain__unwind(struct unwinder *u, const void *rec, size_t size,
+			 const struct sample_layout *l, const struct sample_fields *f,
+			 uint32_t pid, uint64_t time, int max, uint64_t *ips, void *out,
+			 enum unwind_stop *why, int *dso_idx)
+{
+	const unsigned char *p = rec;
+	struct unwind_sample us = { .pid = pid, .time = time };
+	uint64_t stack_size = 0, dyn = 0, abi = 0;
+	int n;
+
+	memcpy(&stack_size, p + f->stack, 8);
+	if (stack_size)
+		memcpy(&dyn, p + f->stack + 8 + stack_size, 8);
+	if (l->sample_type & PERF_SAMPLE_REGS_USER)
+		memcpy(&abi, p + f->regs_user, 8);
+	us.regs_mask = abi ? l->regs_user : 0;
+	us.regs = p + f->regs_user + 8;
+	us.stack = p + f->stack + 8;
+	us.stack_size = MIN(dyn, stack_size);
+	/* The rewritten record must fit header.size's 16 bits. */
+	while (max > 0 && callchain__max_size(size - (f->after_stack - f->regs_user), max) > 65528)
+		max--;
+	n = unwinder__unwind(u, &us, ips, max, why, dso_idx);
+	return callchain__rewrite(rec, size, l, f, ips, n, out);
 }
