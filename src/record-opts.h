@@ -55,6 +55,7 @@ struct record_opts {
 	bool freq_max;		/* -F max */
 	enum callgraph_mode callgraph;
 	uint32_t dwarf_stack_size; /* --call-graph dwarf,SIZE; default 8192 */
+	bool unwind;		/* --unwind: DWARF stacks unwound while recording (record/stage-unwind.c) */
 	bool sample_time;	/* -T */
 	bool raw;		/* -R */
 	bool switch_events;	/* --switch-events */

@@ -377,7 +377,7 @@ static void build_feature_env(struct record *rec, struct feature_env *env,
 	for (int i = 0; i < el->nr; i++) {
 		struct evsel *e = el->evsels[i];
 
-		fev[i].attr = &e->attr;
+		fev[i].attr = record__file_attr(rec, i);
 		fev[i].name = e->name;
 		fev[i].ids = e->ids;
 		fev[i].nr_ids = e->nr_ids;
@@ -750,6 +750,10 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 	for (int i = 0; i < rec->evlist.nr; i++)
 		sample_layouts__add(&rec->readers.layouts, &rec->evlist.evsels[i]->attr,
 				    rec->evlist.evsels[i]->ids, rec->evlist.evsels[i]->nr_ids);
+	/* --unwind: an unwind stage behind triage, and the file's attrs converted. */
+	err = record__unwind_init(rec);
+	if (err)
+		return err;
 	err = record_threads__pipelines(&rec->readers, wops, nr_bufs,
 					(size_t)pages * sysconf(_SC_PAGESIZE), o->comp_level,
 					o->comp_auto);
@@ -760,7 +764,8 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 	for (int i = 0; i < rec->evlist.nr; i++) {
 		struct evsel *e = rec->evlist.evsels[i];
 
-		rec->attrs[i] = (struct perf_data_attr){ &e->attr, e->ids, e->nr_ids };
+		rec->attrs[i] = (struct perf_data_attr){ record__file_attr(rec, i), e->ids,
+							 e->nr_ids };
 	}
 	if (rec->out.pipe)
 		err = pipe_start(rec);
@@ -769,6 +774,8 @@ static int record__create_output(struct record *rec, const struct writer_ops *wo
 	/* --tail-synthesize: at the end instead (record__stop), as perf. */
 	if (!err && !o->tail_synthesize)
 		err = record__synthesize(rec, false);
+	if (o->unwind)
+		live_maps__synth_done(&rec->live);
 	if (err) {
 		if (rec->out.pipe && rec->out.err)
 			record__finish_pipe(rec, err); /* says why: the pipe's reader exited */
@@ -1120,6 +1127,7 @@ out_evlist:
 	free(rec->targets);
 	/* The readers' pipelines give their chunks back to the rings first. */
 	record_threads__exit(&rec->readers);
+	record__unwind_exit(rec);
 	rings__exit(&rec->rings);
 	hotplug__exit(&rec->hotplug);
 	thread_spec__exit(&rec->tspec);

@@ -977,6 +977,8 @@ static const struct opt_def opt_table[] = {
 	OPT(NULL, 'g', ARG_NONE, NULL, opt_g, "record call graphs (= --call-graph fp)"),
 	OPT("call-graph", 0, ARG_REQUIRED, "<mode>", opt_call_graph,
 	    "fp, dwarf or dwarf,<bytes> (at most 65528)"),
+	FLAG("unwind", 0, unwind, "with --call-graph dwarf: unwind while recording;\n"
+	     "the file has callchains, not stack copies"),
 	OPT("user-regs", 0, ARG_OPTIONAL, "<regs>", opt_user_regs,
 	    "user registers (AX,SP,...; none: all; ? lists them)"),
 	OPT("intr-regs", 'I', ARG_OPTIONAL, "<regs>", opt_intr_regs,
@@ -1180,6 +1182,14 @@ static int check_conflicts(struct record_opts *opts, char *err, int errlen)
 		return usage_err(err, errlen, "-zauto compresses once the triage stage's memory "
 				 "fills; --user-buffer-size=0 leaves that stage out: give -z, or a "
 				 "size");
+	if (opts->unwind && opts->callgraph != CALLGRAPH_DWARF)
+		return usage_err(err, errlen, "--unwind unwinds DWARF stacks: it needs "
+				 "--call-graph dwarf");
+	if (opts->unwind && ((opts->user_buffer_set && !opts->user_buffer) || opts->comp_auto ||
+			     opts->overwrite || opts->tail_synthesize))
+		return usage_err(err, errlen, "--unwind works behind the triage stage, on maps "
+				 "known as it records: it cannot go with --user-buffer-size=0, "
+				 "-zauto, --overwrite or --tail-synthesize");
 	if (opts->aio && opts->writer && !strcmp(opts->writer, "sync"))
 		return usage_err(err, errlen, "--aio asks for asynchronous writes; it "
 				 "conflicts with --writer=sync");

@@ -89,7 +89,7 @@ static int announce_ids(struct record *rec, const struct new_ids *nid)
 	strbuf__init(&sb);
 	for (int i = 0; i < rec->evlist.nr && !err; i++) {
 		struct evsel *e = rec->evlist.evsels[i];
-		struct feature_event ev = { .attr = &e->attr, .name = e->name,
+		struct feature_event ev = { .attr = record__file_attr(rec, i), .name = e->name,
 					    .ids = nid[i].ids, .nr_ids = nid[i].nr };
 
 		if (nid[i].nr)

@@ -50,6 +50,17 @@ int pipeline__init(struct pipeline *p, const struct pipeline_config *cfg)
 			return -ENOMEM;
 		p->head = z;
 	}
+	if (cfg->unwind && cfg->budget) {
+		/* Behind triage: what it cannot keep up with, triage thins (stage-unwind.c). */
+		int blocks = cfg->comp_level ? MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks)
+					     : TRIAGE_STAGE_INFLIGHT;
+		struct stage *u = unwind_stage__new(p->head, cfg->out, cfg->layouts, cfg->unwind,
+						    blocks, cfg->thread);
+
+		if (!u)
+			return -ENOMEM;
+		p->head = u;
+	}
 	if (cfg->budget) {
 		/* In front of all: the reader's chunks come back at once (stage-triage.c). */
 		int blocks = cfg->comp_level ? MIN(TRIAGE_STAGE_INFLIGHT, cfg->max_chunks)
@@ -148,6 +159,12 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 		sum->bytes_kept += s->stats.bytes_kept;
 		sum->direct += s->stats.direct;
 		sum->direct_pauses += s->stats.direct_pauses;
+		sum->unwind_samples += s->stats.unwind_samples;
+		sum->unwind_frames += s->stats.unwind_frames;
+		for (int i = 0; i < UNWIND__NR; i++)
+			sum->unwind_stops[i] += s->stats.unwind_stops[i];
+		sum->unwind_in += s->stats.unwind_in;
+		sum->unwind_out += s->stats.unwind_out;
 		if (s->stats.compressing && (!sum->compressing ||
 					     s->stats.compress_from_ns < sum->compress_from_ns))
 			sum->compress_from_ns = s->stats.compress_from_ns;

@@ -51,7 +51,9 @@
 #include <stdint.h>
 
 #include "io/writer.h"
+#include "unwind/unwind.h"
 
+struct live_maps;
 struct output;
 struct rounds;
 struct stage;
@@ -125,6 +127,11 @@ struct stage_stats {
 	uint64_t direct_pauses;		/* ... stopped for a slow write (TRIAGE_SLOW_WRITE_NS) */
 	uint64_t compressing;		/* -zauto: readers whose output fell behind (1 or 0 a stage) */
 	uint64_t compress_from_ns;	/* ... the first one's time (CLOCK_MONOTONIC) */
+	/* The unwind stage's (--unwind). */
+	uint64_t unwind_samples;	/* DWARF samples unwound */
+	uint64_t unwind_frames;		/* user frames they got */
+	uint64_t unwind_stops[UNWIND__NR];	/* ... by where the unwinding stopped */
+	uint64_t unwind_in, unwind_out;	/* bytes of the records before and after */
 };
 
 struct stage {
@@ -233,6 +240,23 @@ struct stage *triage_stage__new(struct stage *next, struct output *out,
 				const struct sample_layouts *layouts, size_t budget, int max_inflight,
 				int thread, bool compress_when_behind);
 
+/*
+ * The unwind stage (stage-unwind.c, perfcap record --unwind): behind the
+ * triage stage, a thread that unwinds each DWARF sample of its blocks
+ * against the live map timeline once every feed has passed the block
+ * (live-maps.h), and hands the rewritten records to next. It holds at most
+ * max_chunks blocks of the triage stage's. NULL with a message.
+ */
+struct unwind_stage_config {
+	struct live_maps *live;		/* shared by the readers */
+	const struct unwind_arch *arch;
+	const char *buildid_dir;	/* perf's build-id cache, or NULL */
+	int max_stack;			/* user frames at most */
+};
+struct stage *unwind_stage__new(struct stage *next, struct output *out,
+				const struct sample_layouts *layouts,
+				const struct unwind_stage_config *cfg, int max_chunks, int thread);
+
 /* What a reader's pipeline is made of. */
 struct pipeline_config {
 	struct output *out;
@@ -243,6 +267,7 @@ struct pipeline_config {
 	bool comp_auto;			/* -zauto: ... only once the output falls behind (triage) */
 	size_t budget;			/* the triage stage's memory; 0: no triage stage */
 	const struct sample_layouts *layouts;	/* the events' sample layouts, for triage */
+	const struct unwind_stage_config *unwind;	/* --unwind (behind triage); NULL: none */
 	struct rounds *rounds;		/* shared by the readers */
 	int thread;			/* the reader's index */
 };

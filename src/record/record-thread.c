@@ -112,6 +112,7 @@ int record_threads__pipelines(struct record_threads *rt, const struct writer_ops
 			.comp_auto = comp_auto,
 			.budget = !budget ? 0 : MAX(share, (uint64_t)TRIAGE_MIN_CHUNKS * ring_size),
 			.layouts = &rt->layouts,
+			.unwind = rt->unwind,
 			.rounds = &rt->rounds,
 			.thread = i,
 		};
@@ -308,10 +309,15 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 		record_stats__observe(&t->stats, b->data + b->fresh, fresh);
 		if (t->hits.on)
 			dso_hits__observe(&t->hits, b->data + b->fresh, fresh);
+		if (rt->live)
+			live_maps__observe(rt->live, t->idx, b->data + b->fresh, fresh);
 		/* A ring that filled this much since the last pass is fast. */
 		if ((uint64_t)fresh * FAST_RING_DIV >= b->map->size)
 			t->fast_rings++;
 	}
+	/* --unwind: what the rings held when the pass began is in the feed (live-maps.h). */
+	if (rt->live)
+		live_maps__fed(rt->live, t->idx, last ? UINT64_MAX : now);
 	err = pass__submit(p, now);
 	if (!p->round && rt->nr > 1 && !last && age >= (int64_t)ROUND_WAKE_NS)
 		wake_stale(t, now);

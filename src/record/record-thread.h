@@ -28,6 +28,7 @@
 #include "record/mmap.h"
 #include "record/pipeline.h"
 #include "record/dso-hits.h"
+#include "record/live-maps.h"
 #include "record/record-stats.h"
 #include "record/rounds.h"
 
@@ -121,6 +122,8 @@ struct record_threads {
 	struct output *out;
 	struct sample_layouts layouts;	/* the events', for the triage stages */
 	uint64_t budget;		/* --user-buffer-size: the triage stages' memory; 0: none */
+	struct live_maps *live;		/* --unwind: the timeline the readers feed; NULL: none */
+	const struct unwind_stage_config *unwind;	/* ... and the unwind stages' configuration */
 	struct rounds rounds;
 	struct record_thread *t;
 	int nr;

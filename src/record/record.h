@@ -34,6 +34,7 @@
 #include "io/writer.h"
 #include "record/control.h"
 #include "record/hotplug.h"
+#include "record/live-maps.h"
 #include "record/off-cpu.h"
 #include "record/record-stats.h"
 #include "record/record-thread.h"
@@ -97,6 +98,11 @@ struct record {
 	struct switch_event sw_event;	/* --switch-output-event (opened only with it) */
 	struct dso_hits synth_hits;	/* the maps synthesized into the current file */
 	struct hotplug hotplug;		/* CPUs that went offline, and came back */
+	/* --unwind (record/record-unwind.c) */
+	struct live_maps live;		/* the map timeline the unwind stages read */
+	struct unwind_stage_config unwind;
+	struct perf_event_attr *file_attrs;	/* the attrs as the file says them */
+	char unwind_bdir[4096];		/* perf's build-id cache */
 };
 
 static inline uint64_t record__now_ns(void)
@@ -160,6 +166,19 @@ void record__build_ids_setup(struct record *rec);
  */
 void record__build_ids(struct record *rec, struct feature_env *env);
 void record__build_ids_free(struct feature_env *env);
+
+/* record/record-unwind.c */
+/*
+ * --unwind: the live map timeline, the unwind stages' configuration, the
+ * attrs converted; after the events are open, before the pipelines.
+ * 0, or -errno with a message.
+ */
+int record__unwind_init(struct record *rec);
+void record__unwind_exit(struct record *rec);
+/* The attr of event i as the file says it: with --unwind, callchains and no stacks. */
+const struct perf_event_attr *record__file_attr(const struct record *rec, int i);
+/* Its line of the summary. */
+void record__unwind_summary(const struct record *rec, const struct stage_stats *st);
 
 /* record/summary.c */
 /* The kernel's per-event lost samples, as PERF_RECORD_LOST_SAMPLES records. 0 or -errno. */

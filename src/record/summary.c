@@ -134,6 +134,7 @@ void record__print_summary(struct record *rec, int err)
 			"ratio %.3f (zstd level %d) ]\n", in / 1048576.0, out / 1048576.0,
 			out ? (double)in / out : 0.0, rec->opts.comp_level);
 	}
+	record__unwind_summary(rec, &st);
 	if (st.dropped || st.cut)
 		fprintf(stderr, "[ perfcap record: the output fell behind: %llu of %llu samples "
 			"dropped (LOST_SAMPLES records), %llu kept samples weighted for them, "

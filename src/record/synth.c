@@ -22,6 +22,9 @@ static int synth_emit(struct synth *s, const void *data, size_t len)
 		strbuf__add(&rec->kcache, data, len);
 	if (rec->synth_hits.on)
 		dso_hits__observe(&rec->synth_hits, data, len);
+	/* --unwind: the maps of what existed before (live-maps.h). */
+	if (rec->readers.live)
+		live_maps__observe_synth(rec->readers.live, data, len);
 	return output__append(&rec->out, data, len);
 }
 
