@@ -4,7 +4,8 @@
  * records what it is given: where FINISHED_ROUND goes (behind the last
  * chunk of a clean pass with data, only when the readers' rounds allow
  * it), a chunk the writer refuses comes back to its producer with the
- * error, a stage added in front changes nothing behind it, and
+ * error, a stage added in front changes nothing behind it, the unwind
+ * stage holds a block until every reader's feed has passed it, and
  * pipeline__init builds the stages the configuration asks for.
  */
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include "io/output.h"
 #include "perf-file.h"
 #include "record/pipeline.h"
+#include "record/live-maps.h"
 #include "record/rounds.h"
 #include "tmpdir.h"
 
@@ -285,6 +287,58 @@ static void test_a_stage_in_front_changes_nothing_behind(void **state)
 	os->ops->destroy(os);
 }
 
+
+/*
+ * --unwind: a block's samples may need a MMAP still in another reader's
+ * rings. The unwind stage hands nothing on until every feed has said a
+ * pass that began after the block came; then the block goes on as it was
+ * (it holds no DWARF sample), with its pass end.
+ */
+static void test_unwind_stage_waits_for_every_feed(void **state)
+{
+	struct stage *os = output_stage__new_on(&out, &w, NULL, 0), *us;
+	struct live_maps lm;
+	struct sample_layouts ls;
+	struct unwind_stage_config cfg = { .live = &lm, .max_stack = 127,
+					   .arch = unwind_arch__find("x86_64") };
+	struct fake_chunk a;
+	struct chunk *c = fake(&a, 1);
+	struct pass_end end = { .clean = true, .data = true };
+	int waited_ms = 0;
+
+	sample_layouts__init(&ls);
+	live_maps__init(&lm, 2, PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+	live_maps__synth_done(&lm);
+	live_maps__fed(&lm, 0, UINT64_MAX);
+	us = unwind_stage__new(os, &out, &ls, &cfg, 4, 0);
+	assert_non_null(us);
+	assert_int_equal(us->ops->start(us, 0), 0);
+	assert_int_equal(stage__submit(us, &c, 1, &end), 0);
+	/* Reader 1 has made no pass since: nothing goes on. */
+	usleep(50 * 1000);
+	assert_int_equal(stage__reap(us, false), 0);
+	assert_int_equal(seen.nr, 0);
+	assert_int_equal(a.completed, 0);
+	assert_int_equal(us->ops->queued(us), 1);
+	live_maps__fed(&lm, 1, mono_ns());
+	while (!a.completed && waited_ms++ < 2000) {
+		usleep(1000);
+		stage__reap(us, false);
+	}
+	assert_int_equal(a.completed, 1);
+	assert_int_equal(a.err, 0);
+	assert_int_equal(us->ops->drain(us), 0);
+	/* The block as it was, and the round behind it (one reader: rounds NULL). */
+	assert_int_equal(seen.nr, 1);
+	assert_int_equal(seen.len[0], 72);
+	assert_memory_equal(seen.data[0], a.buf, 64);
+	assert_int_equal(type_at(0, 64), PERF_RECORD_FINISHED_ROUND);
+	us->ops->destroy(us);
+	os->ops->destroy(os);
+	live_maps__exit(&lm);
+	sample_layouts__exit(&ls);
+}
+
 static void test_init_builds_what_the_config_asks_for(void **state)
 {
 	struct output file;
@@ -348,6 +402,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_stage_in_front_changes_nothing_behind,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwind_stage_waits_for_every_feed, setup,
+						teardown),
 		cmocka_unit_test(test_init_builds_what_the_config_asks_for),
 	};
 
