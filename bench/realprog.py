@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""From bench/realprog.sh's raw.csv, two Markdown tables: per recorder the
+"""From bench/realprog.sh's raw.csv, Markdown tables: per recorder the
 median (min-max) of xz's wall time, its system time and voluntary
 switches, the recorder's CPU and switches, the loss; then each perfcap
 recorder (perfcap*, alt*) against perf's with the same writer, rep by
 rep: xz's wall time over perf's, its largest ratio, and in how many reps
-it stayed within 10 % of perf's (issue 22's target: every rep)."""
+it stayed within 10 % of perf's (issue 22's target: every rep); with
+the recorder none (xz alone), each recorder's slowdown over it, rep by
+rep, in points, and its CPU per sample."""
 import csv
 import statistics
 import sys
@@ -80,3 +82,22 @@ if lines:
           "reps within 10% |")
     print("|---|---|---|---|---|---|")
     print("\n".join(lines))
+
+
+if "none" in by:
+    print()
+    print("| recorder | reps | xz slowdown over none, points (median, min-max) | "
+          "recorder CPU per sample, us (median) |")
+    print("|---|---|---|---|")
+    for rec in sorted(by):
+        if rec == "none":
+            continue
+        pts = [100 * (num(r, "wall_s") / num(by["none"][rep], "wall_s") - 1)
+               for rep, r in by[rec].items()
+               if rep in by["none"] and num(r, "wall_s") and num(by["none"][rep], "wall_s")
+               and not r["failed"]]
+        cps = [1e6 * num(r, "rec_cpu_s") / num(r, "samples") for r in by[rec].values()
+               if not r["failed"] and num(r, "samples")]
+        if pts:
+            print(f"| {rec} | {len(pts)} | {fmt(pts, digits=1)} | "
+                  f"{statistics.median(cps):.1f} |")

@@ -11,8 +11,10 @@
 # Recorders (-w, comma separated): perfcap, perf, and either with -aio,
 # -aioN (--aio[=N]), e.g. perfcap-aio; alt, alt-aio: the ALT binary;
 # perf2, perf2-aio: perf again under another name, measured against
-# perf's (an A/A check of the table). Default perfcap-aio,perf-aio,
-# perfcap,perf. OPTS (-x) replaces the events: default -e cpu-clock
+# perf's (an A/A check of the table); a perfcap recorder with -unwind
+# last (perfcap-unwind, perfcap-aio-unwind) records with --unwind; none:
+# xz alone, the base of each recorder's slowdown. Default perfcap-aio,
+# perf-aio,perfcap,perf. OPTS (-x) replaces the events: default -e cpu-clock
 # -F 5000 --call-graph dwarf,8192. Every recorder runs with -a -N -B (no
 # build-id pass: perf's would come after the workload and is not what
 # is measured).
@@ -54,7 +56,13 @@ command -v "$XZ" >/dev/null || { echo "bench/realprog.sh: no xz" >&2; exit 1; }
 mkdir -p "$OUTDIR" "$KEEPDIR"
 
 rec_cmd() { # RECORDER
-	local bin o=
+	local bin o= u=
+	case $1 in
+	none) return 0 ;;
+	perfcap-unwind | perfcap-*-unwind | alt-unwind | alt-*-unwind)
+		u=--unwind
+		set -- "${1%-unwind}" ;;
+	esac
 	case $1 in
 	perfcap | perfcap-*) bin=$PERFCAP ;;
 	perf | perf-* | perf2 | perf2-*) bin=$PERF ;;
@@ -67,7 +75,7 @@ rec_cmd() { # RECORDER
 	perfcap | perf | perf2 | alt) ;;
 	*) echo "bench/realprog.sh: unknown recorder '$1'" >&2; return 1 ;;
 	esac
-	echo "$bin record $o"
+	echo "$bin record $o $u"
 }
 
 IFS=, read -r -a recorders <<<"$RECS"
@@ -87,6 +95,14 @@ for rep in $(seq 1 "$REPS"); do
 		rm -rf "$out"
 		sync
 		rc=0
+		if [ "$r" = none ]; then
+			"$TIME" -o "$OUTDIR/xz-time.txt" -f "%e %U %S %w" "$XZ" -T2 -6 --block-size=4MiB \
+				-c "$IN" >/dev/null
+			read -r wall xu xs xv <"$OUTDIR/xz-time.txt"
+			echo "$r,$rep,$wall,$xu,$xs,$xv,,,,,," >>"$RAW"
+			tail -n 1 "$RAW"
+			continue
+		fi
 		# shellcheck disable=SC2046
 		"$TIME" -o "$OUTDIR/rec-time.txt" -f "%U %S %w" \
 			$(rec_cmd "$r") -q -a -N -B $EVOPTS -o "$out" -- \

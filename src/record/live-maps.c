@@ -18,6 +18,9 @@ void live_maps__init(struct live_maps *lm, int nr_readers, uint64_t st)
 		atomic_init(&lm->feed[i].fed_ns, 0);
 	}
 	atomic_init(&lm->applied, 0);
+	pthread_mutex_init(&lm->wait_lock, NULL);
+	pthread_cond_init(&lm->wait_cv, NULL);
+	atomic_init(&lm->wait_t, UINT64_MAX);
 	/* sample_id_all: {pid,tid} {time} {id} {stream_id} {cpu,res} {identifier} */
 	if (st & PERF_SAMPLE_TIME)
 		lm->time_from_end = 8 + 8 * !!(st & PERF_SAMPLE_ID) +
@@ -37,6 +40,8 @@ void live_maps__exit(struct live_maps *lm)
 	strbuf__exit(&lm->taken);
 	maps__delete(lm->maps);
 	pthread_rwlock_destroy(&lm->lock);
+	pthread_cond_destroy(&lm->wait_cv);
+	pthread_mutex_destroy(&lm->wait_lock);
 	memset(lm, 0, sizeof(*lm));
 }
 
@@ -80,7 +85,21 @@ void live_maps__observe(struct live_maps *lm, int i, const void *buf, size_t len
 
 void live_maps__fed(struct live_maps *lm, int i, uint64_t now)
 {
-	atomic_store_explicit(&lm->feed[i].fed_ns, now, memory_order_release);
+	uint64_t old = atomic_exchange(&lm->feed[i].fed_ns, now), w;
+
+	/*
+	 * A stage waits for w: the reader that crosses it last wakes it. The
+	 * exchange above and the waiter's store of wait_t before its check
+	 * are sequentially consistent: either it sees this pass, or this
+	 * sees its wait.
+	 */
+	w = atomic_load(&lm->wait_t);
+	if (w == UINT64_MAX || old >= w || now < w || !live_maps__ready(lm, w))
+		return;
+	pthread_mutex_lock(&lm->wait_lock);
+	atomic_store(&lm->wait_t, UINT64_MAX);
+	pthread_cond_broadcast(&lm->wait_cv);
+	pthread_mutex_unlock(&lm->wait_lock);
 }
 
 void live_maps__observe_synth(struct live_maps *lm, const void *buf, size_t len)
@@ -97,9 +116,34 @@ void live_maps__synth_done(struct live_maps *lm)
 bool live_maps__ready(struct live_maps *lm, uint64_t t)
 {
 	for (int i = 0; i < lm->nr; i++)
-		if (atomic_load_explicit(&lm->feed[i].fed_ns, memory_order_acquire) < t)
+		if (atomic_load(&lm->feed[i].fed_ns) < t)
 			return false;
 	return true;
+}
+
+bool live_maps__wait(struct live_maps *lm, uint64_t t, uint64_t timeout_ns)
+{
+	struct timespec ts;
+	uint64_t w;
+	bool ready;
+
+	pthread_mutex_lock(&lm->wait_lock);
+	/*
+	 * Said before the check (see live_maps__fed). Another stage's wait
+	 * for an earlier time stands (it wakes this one too, which looks
+	 * again); one already met does not.
+	 */
+	w = atomic_load(&lm->wait_t);
+	if (t < w || live_maps__ready(lm, w))
+		atomic_store(&lm->wait_t, t);
+	ready = live_maps__ready(lm, t);
+	if (!ready) {
+		deadline_in(&ts, timeout_ns);
+		pthread_cond_timedwait(&lm->wait_cv, &lm->wait_lock, &ts);
+		ready = live_maps__ready(lm, t);
+	}
+	pthread_mutex_unlock(&lm->wait_lock);
+	return ready;
 }
 
 static uint64_t record_time(const struct live_maps *lm, const struct perf_event_header *h)

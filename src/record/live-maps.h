@@ -52,6 +52,10 @@ struct live_maps {
 	struct live_feed *feed;		/* one per reader, then the synthesized records' */
 	int nr;
 	struct strbuf taken;		/* the taker's: a feed's buffer swapped out (under lock) */
+	/* A stage waiting for the feeds (live_maps__wait) and the reader that wakes it. */
+	pthread_mutex_t wait_lock;
+	pthread_cond_t wait_cv;
+	_Atomic uint64_t wait_t;	/* the time a stage waits for; UINT64_MAX: none */
 };
 
 /* For nr readers, whose events have sample_type st (sample_id_all). */
@@ -67,6 +71,11 @@ void live_maps__observe_synth(struct live_maps *lm, const void *buf, size_t len)
 void live_maps__synth_done(struct live_maps *lm);
 /* Has every feed said a time >= t? */
 bool live_maps__ready(struct live_maps *lm, uint64_t t);
+/*
+ * Wait until live_maps__ready(t), at most timeout_ns: the reader whose
+ * pass makes it so wakes the waiter, no one polls. True when ready.
+ */
+bool live_maps__wait(struct live_maps *lm, uint64_t t, uint64_t timeout_ns);
 /*
  * Take what the feeds hold into the timeline and apply it up to record
  * time until (every record of a time <= until must be in the feeds).

@@ -48,8 +48,14 @@
 #include "util.h"
 
 #define UNWIND_STAGE_BUFS 4
-/* How often a stage that waits for the feeds, or for writes, looks again. */
-#define UNWIND_POLL_NS (1 * 1000000L)
+/* A buffer goes on once this full, or when the stage has nothing ready (one write, many blocks). */
+#define UNWIND_FLUSH_BYTES (256 * 1024)
+/* How often a stage with writes in flight looks at them. */
+#define UNWIND_REAP_NS (5 * 1000000ULL)
+/* How long a block waits for more to gather behind it (the readers' passes pass it meanwhile). */
+#define UNWIND_HOLD_NS (10 * 1000000ULL)
+/* The longest a stage waits for the feeds before it looks again (a reader wakes it). */
+#define UNWIND_WAIT_NS (50 * 1000000ULL)
 /* At the end, how long a block waits for feeds that no longer move. */
 #define UNWIND_DRAIN_WAIT_NS (2 * 1000000000ULL)
 
@@ -82,6 +88,9 @@ struct unwind_stage {
 	int pending;		/* chunks taken, not yet reaped back */
 
 	/* The stage thread's. */
+	struct unwind_buf *cur;		/* the open buffer, if any */
+	struct pass_end held;		/* the latest clean pass end not handed on */
+	bool held_at_tail;		/* ...and nothing unwound behind it */
 	struct unwinder *u;
 	uint64_t *ips;
 	struct unwind_buf bufs[UNWIND_STAGE_BUFS];
@@ -102,9 +111,11 @@ static int us_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 	struct unwind_stage *s = to_us(st);
 	bool clean = end && end->clean;
 	uint64_t now = mono_ns();
+	size_t q0;
 	int err = 0;
 
 	pthread_mutex_lock(&s->lock);
+	q0 = s->q_len;
 	if (s->q_len + n + 1 > s->q_cap) {
 		err = -EOVERFLOW; /* more blocks than the triage stage has in flight: a bug */
 		goto out;
@@ -127,7 +138,8 @@ static int us_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 				(struct unwind_item){ .t = now, .end = *end };
 		}
 	}
-	if (n || clean)
+	/* The thread sleeps on an empty queue, or holds a block until UNWIND_HOLD_NS or half full. */
+	if ((n || clean) && (q0 == 0 || s->q_len * 2 >= s->q_cap))
 		pthread_cond_signal(&s->wake);
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -276,53 +288,85 @@ static void unwind_records(struct unwind_stage *s, const char *p, size_t len,
 	}
 }
 
+/*
+ * Hand the open buffer to the next stage, with the held pass end if the
+ * buffer ends at it (a pass end with records behind it waits for the
+ * buffer that ends at a later one, which stands for both).
+ */
+static void flush_cur(struct unwind_stage *s)
+{
+	struct unwind_buf *b = s->cur;
+	struct pass_end held = s->held, *end = held.clean && s->held_at_tail ? &held : NULL;
+	struct chunk *out = NULL;
+	int err;
+
+	s->cur = NULL;
+	if (b && (!b->sb.len || s->out->err)) {
+		b->busy = false;
+		b = NULL;
+	}
+	if (b) {
+		/* Room for the FINISHED_ROUND the output stage may put behind it. */
+		strbuf__grow(&b->sb, sizeof(struct perf_event_header));
+		out = &b->chunk;
+		out->req.buf = b->sb.data;
+		out->req.len = b->sb.len;
+		out->req.owner = b;
+		out->req.on_complete = buf_written;
+		out->cap = b->sb.cap;
+	}
+	if (!out && !end)
+		return;
+	if (end) {
+		end->data = end->data && !s->out->err;
+		s->held.clean = false;
+	}
+	err = stage__submit(s->stage.next, &out, out ? 1 : 0, end);
+	/* A chunk not taken came back through buf_written: its bytes are lost with the error. */
+	output__set_err(s->out, err);
+}
+
+/* The item's records unwound into the open buffer, its pass end held behind them. */
 static void do_item(struct unwind_stage *s, struct unwind_item *it)
 {
 	struct live_maps *lm = s->cfg.live;
-	struct pass_end *end = it->end.clean ? &it->end : NULL;
-	struct chunk *out = NULL;
 	int err = s->out->err;
 
 	if (it->c && !err) {
 		struct write_req *req = &it->c->req;
 		uint64_t t = last_time(s, req->buf, req->len);
-		struct unwind_buf *b = get_buf(s);
 
-		if (!b) {
+		if (!s->cur)
+			s->cur = get_buf(s);
+		if (!s->cur) {
 			err = -EIO;
 		} else {
+			size_t len0 = s->cur->sb.len;
+
 			if (t > atomic_load_explicit(&lm->applied, memory_order_acquire))
 				live_maps__advance(lm, t);
 			pthread_rwlock_rdlock(&lm->lock);
-			unwind_records(s, req->buf, req->len, b, &s->stage.stats);
+			unwind_records(s, req->buf, req->len, s->cur, &s->stage.stats);
 			pthread_rwlock_unlock(&lm->lock);
 			s->stage.stats.unwind_in += req->len;
-			s->stage.stats.unwind_out += b->sb.len;
-			/* Room for the FINISHED_ROUND the output stage may put behind it. */
-			strbuf__grow(&b->sb, sizeof(struct perf_event_header));
-			out = &b->chunk;
-			out->req.buf = b->sb.data;
-			out->req.len = b->sb.len;
-			out->req.owner = b;
-			out->req.on_complete = buf_written;
-			out->cap = b->sb.cap;
-			if (!out->req.len) {
-				b->busy = false;
-				out = NULL;
-			}
+			s->stage.stats.unwind_out += s->cur->sb.len - len0;
+			if (s->cur->sb.len > len0)
+				s->held_at_tail = false;
 		}
 		output__set_err(s->out, err);
 	}
 	/* The triage stage's block is free again: what it held is unwound (or lost with err). */
 	if (it->c)
 		chunk_done(s, it->c, err);
-	if (!out && !end)
-		return;
-	if (end)
-		end->data = (end->data || out) && !s->out->err;
-	err = stage__submit(s->stage.next, &out, out ? 1 : 0, end);
-	/* A chunk not taken came back through buf_written: its bytes are lost with the error. */
-	output__set_err(s->out, err);
+	if (it->end.clean) {
+		bool data = it->end.data || (s->held.clean && s->held.data);
+
+		s->held = it->end;
+		s->held.data = data;
+		s->held_at_tail = true;
+	}
+	if (s->cur && s->cur->sb.len >= UNWIND_FLUSH_BYTES)
+		flush_cur(s);
 }
 
 /* May the head item go? Its samples' maps are all in, or the end gave up waiting. */
@@ -343,24 +387,51 @@ static void *stage_main(void *arg)
 		struct unwind_item it;
 		struct timespec ts;
 
-		if (!s->q_len || !item_ready(s, &s->q[s->q_head])) {
-			if (!s->q_len && s->stop)
+		if (!s->q_len) {
+			if (s->stop)
 				break;
 			pthread_mutex_unlock(&s->lock);
+			/* What was unwound goes out before the stage sleeps. */
+			flush_cur(s);
 			stage__reap(next, false);
 			pthread_mutex_lock(&s->lock);
-			if (s->q_len && item_ready(s, &s->q[s->q_head]))
+			if (s->q_len || s->stop)
 				continue;
-			if (s->q_len || next->ops->queued(next)) {
-				/* Waiting for the feeds or the writes: look again soon. */
-				deadline_in(&ts, UNWIND_POLL_NS);
+			if (next->ops->queued(next)) {
+				deadline_in(&ts, UNWIND_REAP_NS);
 				pthread_cond_timedwait(&s->wake, &s->lock, &ts);
-			} else if (!s->stop) {
+			} else {
 				pthread_cond_wait(&s->wake, &s->lock);
 			}
 			continue;
 		}
 		it = s->q[s->q_head];
+		/*
+		 * A block waits UNWIND_HOLD_NS for more behind it, while the
+		 * queue has room: one wakeup then unwinds many blocks, where
+		 * each one woke the stage (and waited for the readers' passes).
+		 */
+		if (!s->stop && it.c && s->q_len * 2 < s->q_cap && mono_ns() < it.t + UNWIND_HOLD_NS) {
+			if (s->cur || (s->held.clean && s->held_at_tail)) {
+				pthread_mutex_unlock(&s->lock);
+				flush_cur(s);
+				pthread_mutex_lock(&s->lock);
+				continue;
+			}
+			deadline_in(&ts, it.t + UNWIND_HOLD_NS - mono_ns());
+			pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+			continue;
+		}
+		if (!item_ready(s, &it)) {
+			/* Until the last reader's pass wakes it (live-maps.h); its writes meanwhile. */
+			pthread_mutex_unlock(&s->lock);
+			flush_cur(s);
+			stage__reap(next, false);
+			live_maps__wait(s->cfg.live, it.t,
+					next->ops->queued(next) ? UNWIND_REAP_NS : UNWIND_WAIT_NS);
+			pthread_mutex_lock(&s->lock);
+			continue;
+		}
 		s->q_head = (s->q_head + 1) % s->q_cap;
 		s->q_len--;
 		pthread_mutex_unlock(&s->lock);
@@ -369,6 +440,7 @@ static void *stage_main(void *arg)
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
+	flush_cur(s);
 	return NULL;
 }
 

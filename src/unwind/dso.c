@@ -10,6 +10,7 @@
  * Rows are compiled once per address into cfi_row (copies of libdw's
  * expressions) and kept in an open-addressing table by address.
  */
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -305,12 +306,59 @@ static void open_debug_frame(struct unwind_dso *ud)
 		ud->dbg_cfi = dwarf_getcfi(ud->dbg);
 }
 
+/* A constant op's value (lit, const, constu, consts), or false. */
+static bool op_const(const Dwarf_Op *op, int64_t *v)
+{
+	if (op->atom >= DW_OP_lit0 && op->atom <= DW_OP_lit31) {
+		*v = op->atom - DW_OP_lit0;
+		return true;
+	}
+	switch (op->atom) {
+	case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u: case DW_OP_const2s:
+	case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u: case DW_OP_const8s:
+	case DW_OP_constu: case DW_OP_consts:
+		*v = (int64_t)op->number;
+		return true;
+	}
+	return false;
+}
+
+/* The rule's fast form (dso.h), if its ops are one. */
+static void rule_fast(struct cfi_rule *r, const Dwarf_Op *ops, size_t nops)
+{
+	int64_t c;
+
+	if (nops == 1 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		r->fast = CFI_FAST_BREG;
+		r->freg = ops[0].atom - DW_OP_breg0;
+		r->foff = (int64_t)ops[0].number;
+	} else if (nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number < 64) {
+		r->fast = CFI_FAST_BREG;
+		r->freg = (uint8_t)ops[0].number;
+		r->foff = (int64_t)ops[0].number2;
+	} else if (nops >= 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		if (nops == 1) {
+			r->fast = CFI_FAST_CFA;
+			r->foff = 0;
+		} else if (nops == 2 && ops[1].atom == DW_OP_plus_uconst) {
+			r->fast = CFI_FAST_CFA;
+			r->foff = (int64_t)ops[1].number;
+		} else if (nops == 3 && op_const(&ops[1], &c) &&
+			   (ops[2].atom == DW_OP_plus || ops[2].atom == DW_OP_minus)) {
+			r->fast = CFI_FAST_CFA;
+			r->foff = ops[2].atom == DW_OP_plus ? c : -c;
+		}
+	}
+}
+
 static void rule_copy(struct cfi_rule *r, const Dwarf_Op *ops, size_t nops)
 {
 	r->kind = CFI_EXPR;
 	r->nops = nops > 255 ? 255 : nops;
 	r->ops = xzalloc(r->nops * sizeof(*ops) + 1);
 	memcpy(r->ops, ops, r->nops * sizeof(*ops));
+	if (r->nops == nops)
+		rule_fast(r, ops, nops);
 }
 
 /* Compile libdw's frame at vaddr into row; false when no FDE covers it. */

@@ -38,9 +38,23 @@ enum cfi_rule_kind {
 	CFI_EXPR,		/* a DWARF location description: ops */
 };
 
+/*
+ * The two forms nearly every rule takes, found once when the row is
+ * compiled: the unwinder computes them without the expression evaluator
+ * (the same value: a location at register + offset, or at CFA + offset).
+ */
+enum cfi_fast {
+	CFI_FAST_NONE,
+	CFI_FAST_BREG,		/* DW_OP_bregN / DW_OP_bregx: reg + off */
+	CFI_FAST_CFA,		/* DW_OP_call_frame_cfa, then + off (or none) */
+};
+
 struct cfi_rule {
 	uint8_t kind;
 	uint8_t nops;
+	uint8_t fast;		/* enum cfi_fast */
+	uint8_t freg;		/* CFI_FAST_BREG's register */
+	int64_t foff;		/* ... and the offset */
 	Dwarf_Op *ops;
 };
 

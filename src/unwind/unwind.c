@@ -216,6 +216,20 @@ static enum eval_err eval(const struct cfi_rule *r, const struct frame *f, int n
 		if (!(f->valid & (1ULL << rn_))) return EVAL_NEED_REG; \
 		(out) = f->reg[rn_]; } while (0)
 
+	/* The forms nearly every rule takes, as the loop below would compute them. */
+	if (r->fast == CFI_FAST_BREG) {
+		REG(r->freg, *val);
+		*val += (uint64_t)r->foff;
+		*is_loc = true;
+		return EVAL_OK;
+	}
+	if (r->fast == CFI_FAST_CFA) {
+		if (!have_cfa)
+			return EVAL_BAD;
+		*val = cfa + (uint64_t)r->foff;
+		*is_loc = true;
+		return EVAL_OK;
+	}
 	for (size_t i = 0; i < r->nops; i++) {
 		const Dwarf_Op *op = &r->ops[i];
 		uint8_t a = op->atom;

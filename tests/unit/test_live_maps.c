@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record/live-maps.h"
 #include "record-builder.h"
@@ -106,11 +108,42 @@ static void test_records_go_in_up_to_the_time_asked(void **state)
 	strbuf__exit(&s);
 }
 
+
+static void *feed_later(void *arg)
+{
+	struct live_maps *lm = arg;
+
+	usleep(20 * 1000);
+	live_maps__fed(lm, 1, 100);
+	return NULL;
+}
+
+/* A stage waiting for the feeds is woken by the reader whose pass makes them ready, not by a poll. */
+static void test_wait_is_woken_by_the_last_feed(void **state)
+{
+	struct live_maps lm;
+	pthread_t t;
+	uint64_t t0;
+
+	live_maps__init(&lm, 2, ST);
+	live_maps__synth_done(&lm);
+	live_maps__fed(&lm, 0, 100);
+	/* Not ready, and no one feeds: the wait times out and says so. */
+	assert_false(live_maps__wait(&lm, 50, 10 * 1000000ULL));
+	assert_int_equal(pthread_create(&t, NULL, feed_later, &lm), 0);
+	t0 = mono_ns();
+	assert_true(live_maps__wait(&lm, 50, 5000 * 1000000ULL));
+	assert_true(mono_ns() - t0 < 1000 * 1000000ULL);
+	pthread_join(t, NULL);
+	live_maps__exit(&lm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ready_once_every_feed_has_passed),
 		cmocka_unit_test(test_records_go_in_up_to_the_time_asked),
+		cmocka_unit_test(test_wait_is_woken_by_the_last_feed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
