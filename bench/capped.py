@@ -11,7 +11,9 @@ against uncapped; the largest difference, in points, between a capped
 file's share and the uncapped median share over the uncapped top-20
 symbols; deep_burn's share (phases: 50% when true); samples perf leaves
 in [unknown]; bytes delivered against cap x the time the capped link was
-in use (link_s; rows from before it was measured: the wall time). "events kept"
+in use (link_s; rows from before it was measured: the wall time); the
+share of the burn functions' samples whose chain reaches thread_main
+(root_pct; rows from before it was measured: n/a). "events kept"
 is the event count against the periods of every sample the kernel
 made, kept or lost ((samples + kernel lost + triage dropped) x the
 uncapped recordings' mean period): on this shared machine the CPU the
@@ -54,8 +56,8 @@ def main():
         if r['recorder'] not in recs:
             recs.append(r['recorder'])
     print('| recorder | mode | kernel LOST records | triage dropped | COMM | MMAP2 | FORK | EXIT '
-          '| event count | events kept | top-20 max diff (pts) | deep_burn % | [unknown] % | delivered / cap x link time |')
-    print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+          '| event count | events kept | top-20 max diff (pts) | deep_burn % | [unknown] % | delivered / cap x link time | burn chains to thread_main % |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
     for rec in recs:
         unc = [r for r in rows if r['recorder'] == rec and r['mode'] == 'uncapped']
         base = {k: med([float(r[k]) for r in unc]) for k in
@@ -91,13 +93,15 @@ def main():
                     # The link's time in use where the fixture says (link_s), else the wall.
                     t = float(r.get('link_s') or 0) or float(r['wall_s'])
                     deliv.append(float(r['bytes']) / (float(r['cap_bps']) * t))
-            print('| %s | %s | %g | %g | %s | %s | %s | %s | %s | %.1f%% | %.2f | %.1f | %.2f | %s |' % (
+            roots = [float(r['root_pct']) for r in sel if r.get('root_pct')]
+            print('| %s | %s | %g | %g | %s | %s | %s | %s | %s | %.1f%% | %.2f | %.1f | %.2f | %s | %s |' % (
                 rec, mode, med([float(r['lost_records']) for r in sel]),
                 med([float(r['triage_dropped'] or 0) for r in sel]),
                 pct('comm'), pct('mmap2'), pct('fork'), pct('exit'), pct('event_count'),
                 100 * med(kept),
                 med(diffs), med(deep), med([float(r['unknown_pct']) for r in sel]),
-                '%.1f%%' % (100 * med(deliv)) if deliv else '-'))
+                '%.1f%%' % (100 * med(deliv)) if deliv else '-',
+                '%.1f' % med(roots) if roots else 'n/a'))
     print()
     print('Medians over %d reps; cap %s bytes/s.' % (
         max(int(r['rep']) for r in rows), rows[0]['cap_bps']))

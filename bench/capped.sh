@@ -20,13 +20,15 @@
 # Recorders (-w, comma separated): perf, perfcap, or alt (ALT=binary: an
 # A/B of perfcap inside one run), each with tokens that add options: -ubSIZE
 # (--user-buffer-size=SIZE, not perf), -aio (--aio), -z (-z), -zauto
-# (-zauto), e.g. perfcap-ub16M-z, perf-aio-z, perfcap-aio-zauto; default
-# perf,perfcap.
+# (-zauto), -unwind (--unwind, not perf), e.g. perfcap-ub16M-z, perf-aio-z,
+# perfcap-aio-zauto, perfcap-unwind; default perf,perfcap.
 #
 # Each rep runs every recorder uncapped and capped (order rotated); each
 # file is read by perf (`perf report -i - < FILE`): --stats gives the
 # records by type, `--sort sym` the shares and the event count, `--sort
-# dso` the share left in [unknown]; `perfcap loss --json` the kernel's
+# dso` the share left in [unknown]; `perf script` the share of the
+# samples in deep_burn and shallow_burn whose chain reaches thread_main
+# (root_pct: as perf unwinds a raw file or reads an unwound one); `perfcap loss --json` the kernel's
 # loss and perfcap's own drops (triage). Raw rows go to DIR/raw.csv and
 # each file's symbol shares to DIR/shares-REC-MODE-REP.txt;
 # bench/capped.py DIR/raw.csv makes the table (medians, capped against
@@ -77,6 +79,8 @@ rec_bin() {
 		z) o="$o -z" ;;
 		zauto) o="$o -zauto" ;;
 		aio) o="$o --aio" ;;
+		unwind) [ "$bin" != "$PERF" ] || { echo "bench/capped.sh: perf has no --unwind" >&2; exit 2; }
+		        o="$o --unwind" ;;
 		ub*) [ "$bin" != "$PERF" ] || { echo "bench/capped.sh: perf has no $t" >&2; exit 2; }
 		     o="$o --user-buffer-size=${t#ub}" ;;
 		*) echo "bench/capped.sh: unknown recorder '$1'" >&2; exit 2 ;;
@@ -158,7 +162,7 @@ echo "$CAP" > "$KEEPDIR/cap.txt"
 KIND=pipe
 [ -z "$FILE" ] || { KIND=file; mount_slowfs; }
 RAW=$KEEPDIR/raw.csv
-echo "recorder,mode,rep,cap_bps,wall_s,bytes,samples,lost_records,lost_samples,comm,mmap2,fork,exit,event_count,unknown_pct,kernel_lost,triage_dropped,output,link_s" > "$RAW"
+echo "recorder,mode,rep,cap_bps,wall_s,bytes,samples,lost_records,lost_samples,comm,mmap2,fork,exit,event_count,unknown_pct,kernel_lost,triage_dropped,output,link_s,root_pct" > "$RAW"
 modes=(uncapped capped)
 for rep in $(seq 1 "$REPS"); do
 	n=${#recorders[@]}
@@ -176,12 +180,20 @@ for rep in $(seq 1 "$REPS"); do
 		grep '%' "$OUTDIR/sym.txt" | grep -v '^#' >"$KEEPDIR/shares-$r-$mode-$rep.txt" || true
 		ec=$(sed -n 's/^# Event count (approx.): //p' "$OUTDIR/sym.txt" | head -1)
 		unk=$(awk '$2 == "[unknown]" { sub("%", "", $1); s += $1 } END { print s + 0 }' "$OUTDIR/dso.txt")
+		# Of the samples in the burn functions, those whose chain reaches thread_main.
+		if [ -n "$FILE" ]; then
+			"$PERF" script -i "$f" -F ip,sym --no-inline >"$OUTDIR/chains.txt" 2>/dev/null || true
+		else
+			"$PERF" script -i - -F ip,sym --no-inline <"$f" >"$OUTDIR/chains.txt" 2>/dev/null || true
+		fi
+		root=$(awk 'BEGIN { RS = ""; FS = "\n" } $1 ~ /_burn$/ { b++; if ($0 ~ / (thread_main|main)(\n|$)/) r++ }
+			END { printf "%.1f", b ? 100 * r / b : 0 }' "$OUTDIR/chains.txt")
 		kl=0 td=0
 		if json=$("$PERFCAP" loss --json "$f" 2>/dev/null); then
 			kl=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(j.get("kernel_lost", j.get("lost", 0)))' "$json")
 			td=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(j.get("triage_dropped", 0))' "$json")
 		fi
-		echo "$r,$mode,$rep,$CAP,$wall,$bytes,$(stat_of "$OUTDIR/stats.txt" SAMPLE),$(stat_of "$OUTDIR/stats.txt" LOST),$(stat_of "$OUTDIR/stats.txt" LOST_SAMPLES),$(stat_of "$OUTDIR/stats.txt" COMM),$(stat_of "$OUTDIR/stats.txt" MMAP2),$(stat_of "$OUTDIR/stats.txt" FORK),$(stat_of "$OUTDIR/stats.txt" EXIT),${ec:-0},$unk,$kl,$td,$KIND,$link" >>"$RAW"
+		echo "$r,$mode,$rep,$CAP,$wall,$bytes,$(stat_of "$OUTDIR/stats.txt" SAMPLE),$(stat_of "$OUTDIR/stats.txt" LOST),$(stat_of "$OUTDIR/stats.txt" LOST_SAMPLES),$(stat_of "$OUTDIR/stats.txt" COMM),$(stat_of "$OUTDIR/stats.txt" MMAP2),$(stat_of "$OUTDIR/stats.txt" FORK),$(stat_of "$OUTDIR/stats.txt" EXIT),${ec:-0},$unk,$kl,$td,$KIND,$link,$root" >>"$RAW"
 		tail -n 1 "$RAW"
 		rm -f "$f"
 	done

@@ -6,28 +6,17 @@
 #include "format/perf-data.h"
 #include "sys.h"
 
-void perf_data__build_start(const struct perf_data_attr *attrs, int nr_attrs,
-			    struct strbuf *sb, struct perf_file_header *hdr)
+/*
+ * The ids of every attr, then the attrs with their id sections, as perf
+ * lays them out, for a file where they start at base: into sb. Returns
+ * the attrs' offset.
+ */
+static uint64_t add_ids_and_attrs(const struct perf_data_attr *attrs, int nr_attrs, uint64_t base,
+				  struct strbuf *sb)
 {
-	uint64_t ids_off = sizeof(*hdr), attrs_off;
+	uint64_t ids_off = base;
 	int i;
 
-	memset(hdr, 0, sizeof(*hdr));
-	hdr->magic = PERF_MAGIC2;
-	hdr->size = sizeof(*hdr);
-	hdr->attr_size = PERFCAP_ATTR_SIZE + sizeof(struct perf_file_section);
-
-	/* Layout as perf writes it: ids right after the header, then attrs. */
-	attrs_off = ids_off;
-	for (i = 0; i < nr_attrs; i++)
-		attrs_off += attrs[i].nr_ids * sizeof(uint64_t);
-	hdr->attrs.offset = attrs_off;
-	hdr->attrs.size = nr_attrs * hdr->attr_size;
-	hdr->data.offset = attrs_off + hdr->attrs.size;
-	hdr->data.size = 0;
-
-	strbuf__reset(sb);
-	strbuf__add(sb, hdr, sizeof(*hdr));
 	for (i = 0; i < nr_attrs; i++)
 		strbuf__add(sb, attrs[i].ids, attrs[i].nr_ids * sizeof(uint64_t));
 	for (i = 0; i < nr_attrs; i++) {
@@ -42,6 +31,26 @@ void perf_data__build_start(const struct perf_data_attr *attrs, int nr_attrs,
 		strbuf__add(sb, &ids, sizeof(ids));
 		ids_off += ids.size;
 	}
+	return ids_off;
+}
+
+void perf_data__build_start(const struct perf_data_attr *attrs, int nr_attrs,
+			    struct strbuf *sb, struct perf_file_header *hdr)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->magic = PERF_MAGIC2;
+	hdr->size = sizeof(*hdr);
+	hdr->attr_size = PERFCAP_ATTR_SIZE + sizeof(struct perf_file_section);
+
+	/* Layout as perf writes it: ids right after the header, then attrs. */
+	strbuf__reset(sb);
+	strbuf__add(sb, hdr, sizeof(*hdr));
+	hdr->attrs.offset = add_ids_and_attrs(attrs, nr_attrs, sizeof(*hdr), sb);
+	hdr->attrs.size = nr_attrs * hdr->attr_size;
+	hdr->data.offset = hdr->attrs.offset + hdr->attrs.size;
+	hdr->data.size = 0;
+	/* The header as laid out (write_header writes it again at the end). */
+	memcpy(sb->data, hdr, sizeof(*hdr));
 }
 
 int perf_data__start(struct perf_data *pd, struct output *out,
@@ -126,7 +135,7 @@ static int move_attrs(struct perf_data *pd)
 	struct output *o = pd->out;
 	struct perf_file_header *h = &pd->header;
 	struct strbuf sb;
-	uint64_t ids_len = 0, base, ids_off;
+	uint64_t ids_len = 0, base, attrs_off;
 	int err;
 
 	for (int i = 0; i < pd->nr_attrs; i++)
@@ -135,24 +144,10 @@ static int move_attrs(struct perf_data *pd)
 		return 0;
 	strbuf__init(&sb);
 	base = output__reserve(o, ids_len + pd->nr_attrs * h->attr_size);
-	for (int i = 0; i < pd->nr_attrs; i++)
-		strbuf__add(&sb, pd->attrs[i].ids, pd->attrs[i].nr_ids * sizeof(uint64_t));
-	ids_off = base;
-	for (int i = 0; i < pd->nr_attrs; i++) {
-		struct perf_event_attr a = *pd->attrs[i].attr;
-		struct perf_file_section ids = {
-			.offset = ids_off,
-			.size = pd->attrs[i].nr_ids * sizeof(uint64_t),
-		};
-
-		a.size = PERFCAP_ATTR_SIZE;
-		strbuf__add(&sb, &a, PERFCAP_ATTR_SIZE);
-		strbuf__add(&sb, &ids, sizeof(ids));
-		ids_off += ids.size;
-	}
+	attrs_off = add_ids_and_attrs(pd->attrs, pd->nr_attrs, base, &sb);
 	err = pwrite_whole(SYS_FAULT_FEATURE, o->fd, sb.data, sb.len, base);
 	if (!err) {
-		h->attrs.offset = base + ids_len;
+		h->attrs.offset = attrs_off;
 		h->attrs.size = pd->nr_attrs * h->attr_size;
 	}
 	strbuf__exit(&sb);

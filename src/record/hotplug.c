@@ -3,8 +3,9 @@
  * CPU hotplug while recording (hotplug.h). When a CPU goes offline the
  * kernel takes its per-CPU events out of their context, and they stay
  * out when it comes back: its ring gets nothing more. So the loop's tick
- * reads /sys/devices/system/cpu/online (one short sysfs read a tick; its
- * cost is counted and said with -v) and, for a CPU of the recording that
+ * reads /sys/devices/system/cpu/online (one pread of the file kept open
+ * a tick, parsed only when its text changed; the cost is counted and said
+ * with -v) and, for a CPU of the recording that
  * is back, opens each event on it again with the same attr, off, and:
  *
  *  - sends it into the CPU's ring (PERF_EVENT_IOC_SET_OUTPUT to the fd
@@ -27,6 +28,7 @@
  * seen.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,32 @@
 #include "sys.h"
 #include "util.h"
 
+#define ONLINE_PATH "/sys/devices/system/cpu/online"
+
+/*
+ * The online CPUs, read again at offset 0 of the file kept open; NULL
+ * when they are as last read (only the text is compared: most ticks
+ * parse nothing) or cannot be read.
+ */
+static struct cpu_map *read_online(struct hotplug *h)
+{
+	char buf[sizeof(h->online_text)];
+	ssize_t n;
+
+	if (!h->online_open)
+		return NULL;
+	n = pread(h->online_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return NULL;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = 0;
+	if (!strcmp(buf, h->online_text))
+		return NULL;
+	memcpy(h->online_text, buf, (size_t)n + 1);
+	return cpu_map__parse(buf);
+}
+
 void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now)
 {
 	const struct evlist *el = &rec->evlist;
@@ -51,8 +79,11 @@ void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now)
 	/* A ring per CPU: system-wide events, one "thread" (-1), real CPUs. */
 	h->active = el->system_wide && el->nr_threads == 1 && el->cpus->nr &&
 		    el->cpus->cpu[0] >= 0 && rec->rings.nr == el->cpus->nr;
-	if (h->active)
-		h->online = cpu_map__online();
+	if (h->active) {
+		h->online_fd = open(ONLINE_PATH, O_RDONLY | O_CLOEXEC);
+		h->online_open = h->online_fd >= 0;
+		h->online = read_online(h);
+	}
 	if (!h->online)
 		h->active = false;
 }
@@ -74,25 +105,19 @@ static void retire(struct hotplug *h, int fd, int evsel, int c)
 	h->retired[h->nr_retired++] = (struct hotplug_retired){ fd, evsel, c };
 }
 
-/* The ids of the events opened again, for one HEADER_ATTR record per event. */
-struct new_ids {
-	uint64_t *ids;
-	int nr;
-};
-
-/* Pipe mode: a HEADER_ATTR for each event, with its new ids only. */
-static int announce_ids(struct record *rec, const struct new_ids *nid)
+/* Pipe mode: a HEADER_ATTR for each event opened again (fds[i] >= 0), with its new id only. */
+static int announce_ids(struct record *rec, const int *fds, uint64_t *ids)
 {
 	struct strbuf sb;
 	int err = 0;
 
 	strbuf__init(&sb);
 	for (int i = 0; i < rec->evlist.nr && !err; i++) {
-		struct evsel *e = rec->evlist.evsels[i];
-		struct feature_event ev = { .attr = record__file_attr(rec, i), .name = e->name,
-					    .ids = nid[i].ids, .nr_ids = nid[i].nr };
+		struct feature_event ev = { .attr = record__file_attr(rec, i),
+					    .name = rec->evlist.evsels[i]->name,
+					    .ids = &ids[i], .nr_ids = 1 };
 
-		if (nid[i].nr)
+		if (fds[i] >= 0)
 			err = pipe_data__build_attr(&sb, &ev);
 	}
 	if (!err && sb.len) {
@@ -113,7 +138,6 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 	struct evlist *el = &rec->evlist;
 	int cpu = el->cpus->cpu[c], ring_fd = rec->rings.maps[c].fd;
 	int *fds = xzalloc(el->nr * sizeof(*fds));
-	struct new_ids *nid = xzalloc(el->nr * sizeof(*nid));
 	uint64_t *ids = xzalloc(el->nr * sizeof(*ids));
 	int err = 0, i;
 
@@ -149,12 +173,8 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 			pr_debug("hotplug: CPU %d: %s into its ring: %s\n", cpu, e->name, strerror(-err));
 		}
 	}
-	if (!err && rec->out.pipe) {
-		for (i = 0; i < el->nr; i++)
-			if (fds[i] >= 0)
-				nid[i] = (struct new_ids){ &ids[i], 1 };
-		err = announce_ids(rec, nid);
-	}
+	if (!err && rec->out.pipe)
+		err = announce_ids(rec, fds, ids);
 	if (err) {
 		for (i = 0; i < el->nr; i++)
 			if (fds[i] >= 0)
@@ -181,7 +201,6 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 			pr_warn("hotplug: CPU %d: cannot turn %s on again\n", cpu, el->evsels[i]->name);
 out:
 	free(fds);
-	free(nid);
 	free(ids);
 	return err;
 }
@@ -200,11 +219,11 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 	if (!h->active)
 		return;
 	t0 = mono_ns();
-	online = cpu_map__online();
+	online = read_online(h);
 	h->read_ns += mono_ns() - t0;
 	h->reads++;
 	if (!online)
-		return;
+		return;	/* as last read */
 	for (int c = 0; c < el->cpus->nr; c++) {
 		int cpu = el->cpus->cpu[c];
 		bool was = cpu_map__contains(h->online, cpu), is = cpu_map__contains(online, cpu);
@@ -225,13 +244,15 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 				continue;
 			}
 			g->reopened = !reopen_cpu(h, rec, c);
-			record_threads__repin(&rec->readers, cpu);
-			if (g->reopened)
+			if (g->reopened) {
+				/* Its readers, pinned there, lost their affinity with it. */
+				record_threads__repin(&rec->readers, cpu);
 				pr_info("CPU %d came back %.3f s into the recording: its events are "
 					"open again\n", cpu, secs(h, now));
-			else
+			} else {
 				pr_warn("CPU %d came back, but its events could not be opened again "
 					"(-v says why): it is not recorded from here\n", cpu);
+			}
 		}
 	}
 	cpu_map__delete(h->online);
@@ -263,5 +284,7 @@ void hotplug__exit(struct hotplug *h)
 	free(h->retired);
 	free(h->gaps);
 	cpu_map__delete(h->online);
+	if (h->online_open)
+		close(h->online_fd);
 	memset(h, 0, sizeof(*h));
 }

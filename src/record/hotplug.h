@@ -32,6 +32,9 @@ struct hotplug_retired {
 struct hotplug {
 	bool active;		/* a system-wide recording with a ring per CPU */
 	struct cpu_map *online;	/* the online CPUs as last read */
+	int online_fd;		/* /sys/devices/system/cpu/online, kept open (online_open) */
+	bool online_open;
+	char online_text[4096];	/* ... its text as last read: a tick that reads the same parses nothing */
 	struct hotplug_gap *gaps;
 	int nr_gaps, cap_gaps;
 	struct hotplug_retired *retired;

@@ -23,6 +23,11 @@
  * output keeps up (a synchronous writer on a file, nothing queued) the
  * reader goes on itself instead, with the chunk trimmed in place.
  *
+ * With --unwind the triage thread hands its blocks to record/stage-unwind.c,
+ * which queues them for its thread; that thread's path is stage-unwind.c
+ * -> record/live-maps.c (the maps up to the block's time) ->
+ * unwind/callchain.c (each DWARF sample) -> the next stage.
+ *
  * With -z the reader's path ends in record/stage-compress.c, which queues
  * the chunk for its thread; that thread's path is stage-compress.c ->
  * io/compress.c (zstd) -> stage-output.c -> io/output.c -> io/writer.c.
@@ -252,6 +257,7 @@ struct unwind_stage_config {
 	const struct unwind_arch *arch;
 	const char *buildid_dir;	/* perf's build-id cache, or NULL */
 	int max_stack;			/* user frames at most */
+	uint64_t delay_ns;		/* tests: a sleep before each block (PERFCAP_UNWIND_DELAY_MS) */
 };
 struct stage *unwind_stage__new(struct stage *next, struct output *out,
 				const struct sample_layouts *layouts,

@@ -24,6 +24,7 @@
 int record__unwind_init(struct record *rec)
 {
 	struct evlist *el = &rec->evlist;
+	const char *delay;
 	struct utsname u;
 
 	if (!rec->opts.unwind)
@@ -39,6 +40,10 @@ int record__unwind_init(struct record *rec)
 	if (!buildid_cache__dir(rec->unwind_bdir, sizeof(rec->unwind_bdir)))
 		rec->unwind.buildid_dir = rec->unwind_bdir;
 	rec->unwind.max_stack = UNWIND_MAX_STACK;
+	/* Tests: unwinding slower than the data (perfcap-record(1), ENVIRONMENT). */
+	delay = getenv("PERFCAP_UNWIND_DELAY_MS");
+	if (delay)
+		rec->unwind.delay_ns = strtoull(delay, NULL, 10) * 1000000ULL;
 	live_maps__init(&rec->live, rec->readers.nr, el->evsels[0]->attr.sample_type);
 	rec->unwind.live = &rec->live;
 	rec->readers.live = &rec->live;

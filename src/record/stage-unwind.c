@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/output.h"
 #include "perf-file.h"
@@ -336,6 +337,12 @@ static void do_item(struct unwind_stage *s, struct unwind_item *it)
 		struct write_req *req = &it->c->req;
 		uint64_t t = last_time(s, req->buf, req->len);
 
+		if (s->cfg.delay_ns) {
+			struct timespec d = { .tv_sec = s->cfg.delay_ns / 1000000000ULL,
+					      .tv_nsec = s->cfg.delay_ns % 1000000000ULL };
+
+			nanosleep(&d, NULL);
+		}
 		if (!s->cur)
 			s->cur = get_buf(s);
 		if (!s->cur) {

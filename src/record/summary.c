@@ -141,6 +141,11 @@ void record__print_summary(struct record *rec, int err)
 			"%llu stacks cut to %d bytes ]\n", (unsigned long long)st.dropped,
 			(unsigned long long)s->samples, (unsigned long long)st.carried,
 			(unsigned long long)st.cut, TRIAGE_CUT_STACK);
+	/* What bench/results/2026-12-05-unwind-behind/ says to do then. */
+	if ((st.dropped || st.cut) && rec->opts.callgraph == CALLGRAPH_DWARF && !rec->opts.unwind)
+		fprintf(stderr, "[ perfcap record: --unwind would have written callchains instead "
+			"of stack copies, a tenth of the bytes or less: perfcap-record(1), "
+			"\"Unwinding while recording\" ]\n");
 	if (verbose > 0 && st.trim_in != st.trim_out)
 		fprintf(stderr, "[ perfcap record: records of %.3f MB, %.3f MB with the user "
 			"stacks trimmed ]\n", st.trim_in / 1048576.0, st.trim_out / 1048576.0);

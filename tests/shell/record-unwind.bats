@@ -102,3 +102,47 @@ children() {
 	done
 	[ ! -e x.data ]
 }
+
+# meta FILE: the COMM, MMAP2, FORK and EXIT counts of perf report --stats.
+meta() {
+	perf_stats "$1" | grep -E '^Aggregated\|(COMM|MMAP2|FORK|EXIT)\|' || true
+}
+
+@test "record --unwind: unwinding slower than the data is thinned by triage, counted, and every other record kept" {
+	pc_record -F 4000 --call-graph dwarf --unwind -o fast.data -- "$W/parallel" -j 2 -t 1.5
+	PERFCAP_UNWIND_DELAY_MS=40 pc_record -F 4000 --call-graph dwarf --unwind --user-buffer-size=4M \
+		-o slow.data -- "$W/parallel" -j 2 -t 1.5
+	cat "$BATS_TEST_TMPDIR/record.err" >&2
+	grep -E 'the output fell behind: [1-9][0-9]* of [0-9]+ samples dropped' "$BATS_TEST_TMPDIR/record.err"
+	run -0 "$P" loss --json slow.data
+	echo "$output" >&2
+	python3 -c 'import json, sys
+j = json.loads(sys.argv[1])
+assert j["lost"] == 0, j
+assert j["triage_dropped"] > 0, j' "$output"
+	perf_ok report --stats -i slow.data
+	grep -E '^ *LOST_SAMPLES events: *[1-9]' "$PERF_OUT"
+	# perf reads it all; its one warning is the dropped samples' (LOST_SAMPLES).
+	PERF_OUT=$BATS_TEST_TMPDIR/script.out
+	perf script -i slow.data -F ip,sym --no-inline >"$PERF_OUT" 2>script.err
+	cat script.err >&2
+	[ -z "$(grep -vE '^ *(Warning:|Processed [0-9]+ samples and lost [0-9.]+%!)? *$' script.err)" ]
+	dwarf_chains_reach_main
+	# The task and map records are all there: as many as without the delay.
+	meta fast.data >fast.meta
+	meta slow.data >slow.meta
+	cat fast.meta slow.meta >&2
+	[ "$(wc -l <slow.meta)" -ge 3 ]
+	diff fast.meta slow.meta
+}
+
+@test "record: a raw DWARF recording whose output fell behind says that --unwind writes callchains instead" {
+	command -v pv >/dev/null || skip "pv not installed"
+	set -o pipefail
+	"$P" record -F 4000 --call-graph dwarf --user-buffer-size=4M -o - -- "$W/parallel" -j 2 -t 1.5 \
+		2>record.err | pv -q -L 1m >raw.data
+	set +o pipefail
+	cat record.err >&2
+	grep -E 'the output fell behind: [0-9]+ of [0-9]+ samples dropped' record.err
+	grep -F -- '--unwind would have written callchains instead of stack copies' record.err
+}
