@@ -80,7 +80,7 @@ fails() {
 	[[ "$output" == *$'\n--compression-level=\n-z\n'* ]]
 	# every perf record option that perfcap has is spelled as perf spells it
 	for o in $(echo "$output" | grep -- '^--' | tr -d =); do
-		case $o in --writer|--status|--reader-sched|--user-buffer-size|--list-options|--list-opts|--help) continue ;; esac
+		case $o in --writer|--status|--reader-sched|--user-buffer-size|--unwind|--list-options|--list-opts|--help) continue ;; esac
 		perf record -h 2>&1 | grep -qe "$o\b" || { echo "perf has no $o"; false; }
 	done
 	[ ! -e never.data ]

@@ -100,6 +100,14 @@ static const struct opt_case cases[] = {
 	{ { "--call-graph", "xyz", "-a" },	"!=invalid --call-graph value 'xyz': expected fp, dwarf, dwarf,SIZE or lbr" },
 	/* -g only switches call graphs on; it keeps a mode already chosen, as in perf. */
 	{ { "--call-graph", "dwarf", "-g", "-a" }, "system_wide callgraph=dwarf" },
+	{ { "--call-graph", "dwarf", "--unwind", "-a" }, "system_wide callgraph=dwarf unwind" },
+	{ { "--unwind", "--call-graph", "dwarf,4096", "-a" }, "system_wide callgraph=dwarf dwarf_size=4096 unwind" },
+	{ { "--unwind", "-g", "-a" },		"!--unwind unwinds DWARF stacks: it needs --call-graph dwarf" },
+	{ { "--unwind", "-a" },			"!--unwind unwinds DWARF stacks" },
+	{ { "--call-graph", "dwarf", "--unwind", "--user-buffer-size=0", "-a" }, "!--unwind works behind the triage stage" },
+	{ { "--call-graph", "dwarf", "--unwind", "-zauto", "-a" }, "!--unwind works behind the triage stage" },
+	{ { "--call-graph", "dwarf", "--unwind", "--overwrite", "-a" }, "!--unwind works behind the triage stage" },
+	{ { "--call-graph", "dwarf", "--unwind", "-z", "-a" }, "system_wide callgraph=dwarf unwind comp_level=1" },
 	{ { "-g", "--call-graph", "dwarf", "-a" }, "system_wide callgraph=dwarf" },
 
 	/* buffers and output (sizes depend on the page size: see test_mmap_size) */
@@ -443,6 +451,8 @@ static void render(const struct record_opts *o, char *buf, size_t size)
 		strbuf__addf(&sb, " callgraph=lbr");
 	if (o->dwarf_stack_size != OPTS_DEFAULT_DWARF_SIZE)
 		strbuf__addf(&sb, " dwarf_size=%u", o->dwarf_stack_size);
+	if (o->unwind)
+		strbuf__addf(&sb, " unwind");
 	if (o->sample_time)
 		strbuf__addf(&sb, " sample_time");
 	if (o->raw)
