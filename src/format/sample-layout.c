@@ -183,6 +183,7 @@ void sample_layouts__init(struct sample_layouts *ls)
 {
 	memset(ls, 0, sizeof(*ls));
 	ls->identifier = true;
+	atomic_init(&ls->nr_late, 0);
 }
 
 void sample_layouts__add(struct sample_layouts *ls, const struct perf_event_attr *a,
@@ -215,7 +216,38 @@ void sample_layouts__exit(struct sample_layouts *ls)
 	free(ls->l);
 	free(ls->ids);
 	free(ls->idx);
+	free(ls->late_ids);
+	free(ls->late_idx);
 	memset(ls, 0, sizeof(*ls));
+}
+
+int sample_layouts__add_late(struct sample_layouts *ls, int k, uint64_t id)
+{
+	size_t n = atomic_load_explicit(&ls->nr_late, memory_order_relaxed);
+
+	if (n == SAMPLE_LAYOUTS_LATE_MAX)
+		return -ENOSPC;
+	if (!ls->late_ids) {
+		/* Before any reader can look: the first CPU to come back, in the loop. */
+		ls->late_ids = xzalloc(SAMPLE_LAYOUTS_LATE_MAX * sizeof(*ls->late_ids));
+		ls->late_idx = xzalloc(SAMPLE_LAYOUTS_LATE_MAX * sizeof(*ls->late_idx));
+	}
+	ls->late_ids[n] = id;
+	ls->late_idx[n] = k;
+	atomic_store_explicit(&ls->nr_late, n + 1, memory_order_release);
+	return 0;
+}
+
+/* A late id (sample_layouts__add_late): the layout, or NULL. */
+static const struct sample_layout *find_late(const struct sample_layouts *ls, uint64_t id)
+{
+	size_t n = atomic_load_explicit(&((struct sample_layouts *)ls)->nr_late,
+					memory_order_acquire);
+
+	for (size_t i = 0; i < n; i++)
+		if (ls->late_ids[i] == id)
+			return &ls->l[ls->late_idx[i]];
+	return NULL;
 }
 
 const struct sample_layout *sample_layouts__find(const struct sample_layouts *ls, const void *rec,
@@ -238,5 +270,7 @@ const struct sample_layout *sample_layouts__find(const struct sample_layouts *ls
 		else
 			hi = mid;
 	}
-	return lo < ls->nr_ids && ls->ids[lo] == id ? &ls->l[ls->idx[lo]] : NULL;
+	if (lo < ls->nr_ids && ls->ids[lo] == id)
+		return &ls->l[ls->idx[lo]];
+	return find_late(ls, id);
 }

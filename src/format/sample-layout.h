@@ -10,6 +10,7 @@
 #define PERFCAP_FORMAT_SAMPLE_LAYOUT_H
 
 #include <linux/perf_event.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,13 +66,27 @@ struct sample_layouts {
 	int *idx;		/* ids[i] is an id of l[idx[i]] */
 	size_t nr_ids;
 	bool identifier;	/* every sample starts with its id (IDENTIFIER) */
+	/*
+	 * Ids that came while recording (events opened again when a CPU came
+	 * back): appended by one thread while others look them up, so into
+	 * arrays of a fixed size, the count published last.
+	 */
+	uint64_t *late_ids;
+	int *late_idx;
+	_Atomic size_t nr_late;
 };
+#define SAMPLE_LAYOUTS_LATE_MAX 1024
 
 void sample_layouts__init(struct sample_layouts *ls);
 /* Add an event: its attr and its ids. */
 void sample_layouts__add(struct sample_layouts *ls, const struct perf_event_attr *a,
 			 const uint64_t *ids, size_t nr_ids);
 void sample_layouts__exit(struct sample_layouts *ls);
+/*
+ * Event k has a new id, while others may look ids up (one thread adds):
+ * 0, or -ENOSPC past SAMPLE_LAYOUTS_LATE_MAX ids.
+ */
+int sample_layouts__add_late(struct sample_layouts *ls, int k, uint64_t id);
 /* The layout of sample rec, NULL when its id is unknown (or it is too short). */
 const struct sample_layout *sample_layouts__find(const struct sample_layouts *ls, const void *rec,
 						 size_t size);

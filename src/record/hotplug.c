@@ -6,7 +6,9 @@
  * reads /sys/devices/system/cpu/online (one pread of the file kept open
  * a tick, parsed only when its text changed; the cost is counted and said
  * with -v) and, for a CPU of the recording that
- * is back, opens each event on it again with the same attr, off, and:
+ * is back, opens each event on it again with the same attr, off (tried
+ * again each tick for HOTPLUG_TRIES ticks where that fails: the mask can
+ * say a CPU is back before perf's own step for it has run), and:
  *
  *  - sends it into the CPU's ring (PERF_EVENT_IOC_SET_OUTPUT to the fd
  *    the ring was mapped through, which stays open): the ring, its
@@ -45,6 +47,8 @@
 #include "util.h"
 
 #define ONLINE_PATH "/sys/devices/system/cpu/online"
+/* Ticks a CPU seen back is tried before it is given up (try_back). */
+#define HOTPLUG_TRIES 10
 
 /*
  * The online CPUs, read again at offset 0 of the file kept open; NULL
@@ -191,6 +195,11 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 		FD(e, c, 0) = fds[i];
 		e->ids = xrealloc(e->ids, (e->nr_ids + 1) * sizeof(*e->ids));
 		e->ids[e->nr_ids++] = ids[i];
+		/* The readers' stages (triage, --unwind) know its samples' event too. */
+		if (sample_layouts__add_late(&rec->readers.layouts, i, ids[i]))
+			pr_debug("hotplug: CPU %d: more new ids than the stages keep: %s's samples "
+				 "there are not thinned%s\n", cpu, e->name,
+				 rec->opts.unwind ? " or unwound" : "");
 		if (rec->attrs) {
 			rec->attrs[i].ids = e->ids;
 			rec->attrs[i].nr_ids = e->nr_ids;
@@ -210,6 +219,35 @@ static double secs(const struct hotplug *h, uint64_t ns)
 	return ns > h->start_ns ? (ns - h->start_ns) / 1e9 : 0;
 }
 
+/*
+ * A CPU seen back: open its events again. The online mask can say a CPU
+ * is back a moment before perf's own hotplug step for it has run, and
+ * then the open fails (seen once in a fresh-clone CI run): it is tried
+ * again each tick, HOTPLUG_TRIES times, before it is given up.
+ */
+static void try_back(struct hotplug *h, struct record *rec, struct hotplug_gap *g)
+{
+	const struct evlist *el = &rec->evlist;
+	int c = 0;
+
+	while (c < el->cpus->nr && el->cpus->cpu[c] != g->cpu)
+		c++;
+	if (c == el->cpus->nr || reopen_cpu(h, rec, c)) {
+		if (++g->tries < HOTPLUG_TRIES)
+			return;
+		g->pending = false;
+		pr_warn("CPU %d came back, but its events could not be opened again in %d tries "
+			"(-v says why): it is not recorded from here\n", g->cpu, g->tries);
+		return;
+	}
+	g->pending = false;
+	g->reopened = true;
+	/* Its readers, pinned there, lost their affinity with it. */
+	record_threads__repin(&rec->readers, g->cpu);
+	pr_info("CPU %d came back %.3f s into the recording: its events are open again%s\n",
+		g->cpu, secs(h, g->on_ns), g->tries ? " (not at the first try)" : "");
+}
+
 void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 {
 	const struct evlist *el = &rec->evlist;
@@ -222,14 +260,17 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 	online = read_online(h);
 	h->read_ns += mono_ns() - t0;
 	h->reads++;
-	if (!online)
-		return;	/* as last read */
-	for (int c = 0; c < el->cpus->nr; c++) {
+	/* NULL: as last read. */
+	for (int c = 0; online && c < el->cpus->nr; c++) {
 		int cpu = el->cpus->cpu[c];
 		bool was = cpu_map__contains(h->online, cpu), is = cpu_map__contains(online, cpu);
 		struct hotplug_gap *g;
 
 		if (was && !is) {
+			/* Gone again before its events were back: that gap ends here. */
+			for (int i = 0; i < h->nr_gaps; i++)
+				if (h->gaps[i].cpu == cpu)
+					h->gaps[i].pending = false;
 			if (h->nr_gaps == h->cap_gaps) {
 				h->cap_gaps = h->cap_gaps ? 2 * h->cap_gaps : 8;
 				h->gaps = xrealloc(h->gaps, h->cap_gaps * sizeof(*h->gaps));
@@ -243,20 +284,16 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 					"it is not recorded again\n", cpu);
 				continue;
 			}
-			g->reopened = !reopen_cpu(h, rec, c);
-			if (g->reopened) {
-				/* Its readers, pinned there, lost their affinity with it. */
-				record_threads__repin(&rec->readers, cpu);
-				pr_info("CPU %d came back %.3f s into the recording: its events are "
-					"open again\n", cpu, secs(h, now));
-			} else {
-				pr_warn("CPU %d came back, but its events could not be opened again "
-					"(-v says why): it is not recorded from here\n", cpu);
-			}
+			g->pending = true;
 		}
 	}
-	cpu_map__delete(h->online);
-	h->online = online;
+	if (online) {
+		cpu_map__delete(h->online);
+		h->online = online;
+	}
+	for (int i = 0; i < h->nr_gaps; i++)
+		if (h->gaps[i].pending)
+			try_back(h, rec, &h->gaps[i]);
 }
 
 void hotplug__summary(const struct hotplug *h, FILE *f)

@@ -20,6 +20,8 @@ struct hotplug_gap {
 	int cpu;
 	uint64_t off_ns, on_ns;	/* CLOCK_MONOTONIC, as seen by the tick; on_ns 0: not back */
 	bool reopened;		/* its events were opened again */
+	bool pending;		/* back, its events not yet open: tried again each tick */
+	int tries;		/* ... the tries that failed */
 };
 
 /* An fd of an event the kernel took off its CPU: kept for the ring, and its lost count. */

@@ -165,10 +165,57 @@ void pipeline__stats(const struct pipeline *p, struct stage_stats *sum)
 			sum->unwind_stops[i] += s->stats.unwind_stops[i];
 		sum->unwind_in += s->stats.unwind_in;
 		sum->unwind_out += s->stats.unwind_out;
+		sum->unwind_unknown += s->stats.unwind_unknown;
 		if (s->stats.compressing && (!sum->compressing ||
 					     s->stats.compress_from_ns < sum->compress_from_ns))
 			sum->compress_from_ns = s->stats.compress_from_ns;
 		sum->compressing += s->stats.compressing;
+	}
+}
+
+void chunk_returns__init(struct chunk_returns *r, pthread_mutex_t *lock)
+{
+	memset(r, 0, sizeof(*r));
+	r->lock = lock;
+	pthread_cond_init(&r->cv, NULL);
+	r->tail = &r->head;
+}
+
+void chunk_returns__exit(struct chunk_returns *r)
+{
+	pthread_cond_destroy(&r->cv);
+}
+
+void chunk_returns__put(struct chunk_returns *r, struct chunk *c, int err)
+{
+	struct write_req *req = &c->req;
+
+	req->u.pad[0] = (uint64_t)(int64_t)err;
+	req->next = NULL;
+	pthread_mutex_lock(r->lock);
+	*r->tail = req;
+	r->tail = &req->next;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(r->lock);
+}
+
+void chunk_returns__reap(struct chunk_returns *r, bool wait)
+{
+	struct write_req *list;
+
+	pthread_mutex_lock(r->lock);
+	while (wait && !r->head && r->pending > 0)
+		pthread_cond_wait(&r->cv, r->lock);
+	list = r->head;
+	r->head = NULL;
+	r->tail = &r->head;
+	pthread_mutex_unlock(r->lock);
+	while (list) {
+		struct write_req *req = list;
+
+		list = req->next;
+		r->pending--;
+		req->on_complete(req, (int)(int64_t)req->u.pad[0]);
 	}
 }
 

@@ -137,6 +137,7 @@ struct stage_stats {
 	uint64_t unwind_frames;		/* user frames they got */
 	uint64_t unwind_stops[UNWIND__NR];	/* ... by where the unwinding stopped */
 	uint64_t unwind_in, unwind_out;	/* bytes of the records before and after */
+	uint64_t unwind_unknown;	/* samples of no known event, or that did not parse: dropped */
 };
 
 struct stage {
@@ -153,6 +154,28 @@ struct stage {
  */
 int stage_thread__start(pthread_t *tid, void *(*fn)(void *), void *arg, const char *tag,
 			int idx, const char *what);
+
+/*
+ * The chunks a stage's own thread is done with, on their way back to the
+ * thread that submitted them (stage-compress.c, stage-unwind.c): the
+ * stage's thread puts each one with its error, the submitting thread's
+ * reap completes them (req.on_complete), in the order put. lock is the
+ * stage's; pending, the chunks taken and not yet given back, is counted
+ * under it by the stage's submit.
+ */
+struct chunk_returns {
+	pthread_mutex_t *lock;
+	pthread_cond_t cv;		/* the submitting thread: a chunk came back */
+	struct write_req *head, **tail;
+	int pending;
+};
+
+void chunk_returns__init(struct chunk_returns *r, pthread_mutex_t *lock);
+void chunk_returns__exit(struct chunk_returns *r);
+/* The stage's thread: done with c (err). Takes the lock. */
+void chunk_returns__put(struct chunk_returns *r, struct chunk *c, int err);
+/* The submitting thread: complete what came back; with wait, first block until one did, if any is pending. */
+void chunk_returns__reap(struct chunk_returns *r, bool wait);
 
 static inline int stage__submit(struct stage *s, struct chunk **c, int n, struct pass_end *end)
 {

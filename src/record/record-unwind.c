@@ -82,6 +82,10 @@ void record__unwind_summary(const struct record *rec, const struct stage_stats *
 		"written as %.3f MB ]\n", n, st->unwind_stops[UNWIND_END], early,
 		n ? (double)st->unwind_frames / n : 0.0, st->unwind_in / 1048576.0,
 		st->unwind_out / 1048576.0);
+	if (st->unwind_unknown)
+		fprintf(stderr, "[ perfcap record: --unwind: %" PRIu64 " samples of no known event "
+			"(past the ids the stages keep for events opened again after CPUs came "
+			"back) or that did not parse were dropped ]\n", st->unwind_unknown);
 	for (int k = 0; k < UNWIND__NR; k++) {
 		if (k == UNWIND_END || !st->unwind_stops[k] || (k == UNWIND_NO_STACK && verbose <= 0))
 			continue;

@@ -109,12 +109,10 @@ struct compress_stage {
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;	/* the stage: an item, or stop */
-	pthread_cond_t done_cv;	/* the reader: a chunk is compressed */
 	struct compress_item *q;
 	size_t q_cap, q_head, q_len;
-	struct write_req *done_head, **done_tail;
+	struct chunk_returns done;	/* the chunks given back to the submitting thread */
 	bool stop;
-	int pending;		/* chunks taken, not yet reaped back (the reader's count) */
 
 	/* The stage thread's. */
 	struct compress_buf *bufs;
@@ -188,7 +186,7 @@ static int cs_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 	}
 	for (int i = 0; i < n; i++)
 		s->q[(s->q_head + s->q_len++) % s->q_cap] = (struct compress_item){ .c = c[i] };
-	s->pending += n;
+	s->done.pending += n;
 	if (clean)
 		push_pass_end(s, end->gen, end->data, end->now);
 	if (n || clean)
@@ -203,44 +201,17 @@ out:
 static int cs_reap(struct stage *st, bool wait)
 {
 	struct compress_stage *s = to_cs(st);
-	struct write_req *list;
 
-	pthread_mutex_lock(&s->lock);
-	while (wait && !s->done_head && s->pending > 0)
-		pthread_cond_wait(&s->done_cv, &s->lock);
-	list = s->done_head;
-	s->done_head = NULL;
-	s->done_tail = &s->done_head;
-	pthread_mutex_unlock(&s->lock);
-	while (list) {
-		struct write_req *req = list;
-
-		list = req->next;
-		s->pending--;
-		req->on_complete(req, (int)(int64_t)req->u.pad[0]);
-	}
+	chunk_returns__reap(&s->done, wait);
 	return s->out->err;
 }
 
 static int cs_queued(const struct stage *st)
 {
-	return container_of(st, struct compress_stage, stage)->pending;
+	return container_of(st, struct compress_stage, stage)->done.pending;
 }
 
 /* ---- the stage thread ------------------------------------------------------ */
-
-static void chunk_done(struct compress_stage *s, struct chunk *c, int err)
-{
-	struct write_req *req = &c->req;
-
-	req->u.pad[0] = (uint64_t)(int64_t)err;
-	req->next = NULL;
-	pthread_mutex_lock(&s->lock);
-	*s->done_tail = req;
-	s->done_tail = &req->next;
-	pthread_cond_signal(&s->done_cv);
-	pthread_mutex_unlock(&s->lock);
-}
 
 static void buf_written(struct write_req *req, int err)
 {
@@ -362,7 +333,7 @@ static void do_chunk(struct compress_stage *s, struct chunk *c)
 		}
 		output__set_err(s->out, err);
 	}
-	chunk_done(s, c, err);
+	chunk_returns__put(&s->done, c, err);
 }
 
 /*
@@ -477,7 +448,7 @@ static void stop_thread(struct compress_stage *s)
 			s->q_len--;
 			if (it.c) {
 				pthread_mutex_unlock(&s->lock);
-				chunk_done(s, it.c, -ECANCELED);
+				chunk_returns__put(&s->done, it.c, -ECANCELED);
 				pthread_mutex_lock(&s->lock);
 			}
 		}
@@ -516,7 +487,7 @@ static void cs_destroy(struct stage *st)
 	free(s->bufs);
 	compressor__exit(&s->z);
 	free(s->q);
-	pthread_cond_destroy(&s->done_cv);
+	chunk_returns__exit(&s->done);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
@@ -547,8 +518,7 @@ struct stage *compress_stage__new(struct stage *next, struct output *out, int le
 	s->thread = thread;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
-	s->done_tail = &s->done_head;
+	chunk_returns__init(&s->done, &s->lock);
 	/* Every chunk once, a clean-pass item after each, one more. */
 	s->q_cap = 2 * (size_t)max_chunks + 2;
 	s->q = xzalloc(s->q_cap * sizeof(*s->q));

@@ -80,13 +80,11 @@ struct unwind_stage {
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;	/* the stage: an item, or stop */
-	pthread_cond_t done_cv;	/* the triage thread: a chunk is unwound */
 	struct unwind_item *q;
 	size_t q_cap, q_head, q_len;
-	struct write_req *done_head, **done_tail;
+	struct chunk_returns done;	/* the chunks given back to the submitting thread */
 	bool stop;
 	uint64_t stop_ns;
-	int pending;		/* chunks taken, not yet reaped back */
 
 	/* The stage thread's. */
 	struct unwind_buf *cur;		/* the open buffer, if any */
@@ -123,7 +121,7 @@ static int us_submit(struct stage *st, struct chunk **c, int n, struct pass_end 
 	}
 	for (int i = 0; i < n; i++)
 		s->q[(s->q_head + s->q_len++) % s->q_cap] = (struct unwind_item){ .c = c[i], .t = now };
-	s->pending += n;
+	s->done.pending += n;
 	if (clean) {
 		struct unwind_item *tail = s->q_len ? &s->q[(s->q_head + s->q_len - 1) % s->q_cap]
 						    : NULL;
@@ -152,44 +150,17 @@ out:
 static int us_reap(struct stage *st, bool wait)
 {
 	struct unwind_stage *s = to_us(st);
-	struct write_req *list;
 
-	pthread_mutex_lock(&s->lock);
-	while (wait && !s->done_head && s->pending > 0)
-		pthread_cond_wait(&s->done_cv, &s->lock);
-	list = s->done_head;
-	s->done_head = NULL;
-	s->done_tail = &s->done_head;
-	pthread_mutex_unlock(&s->lock);
-	while (list) {
-		struct write_req *req = list;
-
-		list = req->next;
-		s->pending--;
-		req->on_complete(req, (int)(int64_t)req->u.pad[0]);
-	}
+	chunk_returns__reap(&s->done, wait);
 	return s->out->err;
 }
 
 static int us_queued(const struct stage *st)
 {
-	return container_of(st, struct unwind_stage, stage)->pending;
+	return container_of(st, struct unwind_stage, stage)->done.pending;
 }
 
 /* ---- the stage thread ------------------------------------------------------ */
-
-static void chunk_done(struct unwind_stage *s, struct chunk *c, int err)
-{
-	struct write_req *req = &c->req;
-
-	req->u.pad[0] = (uint64_t)(int64_t)err;
-	req->next = NULL;
-	pthread_mutex_lock(&s->lock);
-	*s->done_tail = req;
-	s->done_tail = &req->next;
-	pthread_cond_signal(&s->done_cv);
-	pthread_mutex_unlock(&s->lock);
-}
 
 static void buf_written(struct write_req *req, int err)
 {
@@ -217,18 +188,30 @@ static struct unwind_buf *get_buf(struct unwind_stage *s)
 }
 
 /* The DWARF sample at h: its layout and fields, or NULL when it is not one. */
+/*
+ * The DWARF sample at h: its layout and fields. NULL, with *unknown
+ * false, for a record to write as it is (not a sample, or one without a
+ * stack copy); with *unknown true, for a sample that cannot be: its event
+ * is not known (a new id of several events' after a CPU came back:
+ * hotplug.c), or it does not parse. Its attr says converted in the file,
+ * so as it is it would not read: it is dropped and counted.
+ */
 static const struct sample_layout *dwarf_sample(const struct unwind_stage *s,
 						const struct perf_event_header *h,
-						struct sample_fields *f)
+						struct sample_fields *f, bool *unknown)
 {
 	const struct sample_layout *l;
 
+	*unknown = false;
 	if (h->type != PERF_RECORD_SAMPLE)
 		return NULL;
 	l = sample_layouts__find(s->layouts, h, h->size);
-	if (!l || !(l->sample_type & PERF_SAMPLE_STACK_USER) ||
-	    sample_layout__parse(l, h, h->size, f) || !f->after_stack)
+	if (l && !(l->sample_type & PERF_SAMPLE_STACK_USER))
 		return NULL;
+	if (!l || sample_layout__parse(l, h, h->size, f) || !f->after_stack) {
+		*unknown = true;
+		return NULL;
+	}
 	return l;
 }
 
@@ -241,10 +224,11 @@ static uint64_t last_time(const struct unwind_stage *s, const char *p, size_t le
 	while (p + sizeof(struct perf_event_header) <= end) {
 		const struct perf_event_header *h = (const void *)p;
 		struct sample_fields f;
+		bool unknown;
 
 		if (h->size < sizeof(*h) || p + h->size > end)
 			break;
-		if (dwarf_sample(s, h, &f) && f.time) {
+		if (dwarf_sample(s, h, &f, &unknown) && f.time) {
 			memcpy(&t, p + f.time, 8);
 			tmax = MAX(tmax, t);
 		}
@@ -267,13 +251,17 @@ static void unwind_records(struct unwind_stage *s, const char *p, size_t len,
 		enum unwind_stop why;
 		uint32_t pid = 0;
 		uint64_t time = 0;
+		bool unknown;
 		int dso_idx;
 
 		if (h->size < sizeof(*h) || p + h->size > end)
 			break;
-		l = dwarf_sample(s, h, &f);
+		l = dwarf_sample(s, h, &f, &unknown);
 		if (!l) {
-			strbuf__add(&b->sb, p, h->size);
+			if (unknown)
+				st->unwind_unknown++;
+			else
+				strbuf__add(&b->sb, p, h->size);
 			p += h->size;
 			continue;
 		}
@@ -364,7 +352,7 @@ static void do_item(struct unwind_stage *s, struct unwind_item *it)
 	}
 	/* The triage stage's block is free again: what it held is unwound (or lost with err). */
 	if (it->c)
-		chunk_done(s, it->c, err);
+		chunk_returns__put(&s->done, it->c, err);
 	if (it->end.clean) {
 		bool data = it->end.data || (s->held.clean && s->held.data);
 
@@ -478,7 +466,7 @@ static void stop_thread(struct unwind_stage *s)
 			s->q_len--;
 			if (it.c) {
 				pthread_mutex_unlock(&s->lock);
-				chunk_done(s, it.c, -ECANCELED);
+				chunk_returns__put(&s->done, it.c, -ECANCELED);
 				pthread_mutex_lock(&s->lock);
 			}
 		}
@@ -518,7 +506,7 @@ static void us_destroy(struct stage *st)
 	unwinder__delete(s->u);
 	free(s->ips);
 	free(s->q);
-	pthread_cond_destroy(&s->done_cv);
+	chunk_returns__exit(&s->done);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
@@ -548,8 +536,7 @@ struct stage *unwind_stage__new(struct stage *next, struct output *out,
 	s->idx = thread;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
-	s->done_tail = &s->done_head;
+	chunk_returns__init(&s->done, &s->lock);
 	/* Every chunk once, a pass end after each, one more. */
 	s->q_cap = 2 * (size_t)max_chunks + 2;
 	s->q = xzalloc(s->q_cap * sizeof(*s->q));

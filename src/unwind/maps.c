@@ -544,7 +544,8 @@ void maps__apply(struct maps *m, uint64_t until)
 	while (n < m->nr_ev && m->ev[n].time <= until)
 		apply(m, &m->ev[n++]);
 	/* What is left stays sorted: the next call sorts only when more came. */
-	memmove(m->ev, m->ev + n, (m->nr_ev - n) * sizeof(*m->ev));
+	if (n)
+		memmove(m->ev, m->ev + n, (m->nr_ev - n) * sizeof(*m->ev));
 	m->nr_ev -= n;
 	m->sorted_ev = m->nr_ev;
 	if (!n && m->sealed)

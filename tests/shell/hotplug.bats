@@ -136,3 +136,24 @@ summary_says_back() {
 	# About 1 s of samples (3 s to 4 s), not 1.8 s (from the return).
 	awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a < 1.4) }'
 }
+
+@test "hotplug: --overwrite: the ring of cpu1 holds its samples after the return, read at the end" {
+	hotplug_record f.data --overwrite
+	summary_says_back
+	cpu1_back f.data
+	perf_ok report --stats -i f.data
+}
+
+@test "hotplug: --call-graph dwarf --unwind: cpu1's samples after its return are unwound too" {
+	hotplug_record f.data --call-graph dwarf --unwind
+	summary_says_back
+	cpu1_back f.data
+	perf_ok evlist -v -i f.data
+	refute grep -E 'REGS_USER|STACK_USER' "$PERF_OUT"
+	# The burn's samples on cpu1 after its return have their user frames.
+	perf_ok script -i f.data -F cpu,time,ip,sym --no-inline
+	awk 'BEGIN { RS = ""; FS = "\n" }
+		{ split($1, a, " "); c = a[1]; gsub(/[\[\]]/, "", c); t = a[2] + 0; cpu[NR] = c; ts[NR] = t; rec[NR] = $0; if (t > end) end = t }
+		END { for (i = 1; i <= NR; i++) if (cpu[i] + 0 == 1 && ts[i] > end - 1 && rec[i] ~ / burn\n/) { b++; if (rec[i] ~ / (main|thread_main)(\n|$)/) m++ }
+		      printf "cpu1, last second: %d burn samples, %d reach main\n", b, m; exit !(b > 300 && m * 100 >= b * 95) }' "$PERF_OUT"
+}

@@ -306,7 +306,11 @@ static void test_unwind_stage_waits_for_every_feed(void **state)
 	struct pass_end end = { .clean = true, .data = true };
 	int waited_ms = 0;
 
+	struct perf_event_attr attr = { .sample_type = PERF_SAMPLE_IP };
+
+	/* One event without stacks: the block's sample goes on as it is. */
 	sample_layouts__init(&ls);
+	sample_layouts__add(&ls, &attr, NULL, 0);
 	live_maps__init(&lm, 2, PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	live_maps__synth_done(&lm);
 	live_maps__fed(&lm, 0, UINT64_MAX);

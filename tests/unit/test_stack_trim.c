@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <linux/perf_event.h>
+#include <errno.h>
 #include <string.h>
 
 #include "format/sample-layout.h"
@@ -196,6 +197,15 @@ static void test_layout_by_id(void **state)
 	len = sb.len;
 	assert_int_equal(stack_trim__records(sb.data, len, sb.data, &ls, STACK_TRIM_ALL, &st), len);
 	assert_int_equal(st.samples, 0);
+	/* A CPU came back: event b's new id is known from then on. */
+	assert_int_equal(sample_layouts__add_late(&ls, 1, 99), 0);
+	assert_ptr_equal(sample_layouts__find(&ls, sb.data, sb.len), &ls.l[1]);
+	((uint64_t *)(sb.data + 8))[0] = 98;
+	assert_null(sample_layouts__find(&ls, sb.data, sb.len));
+	for (int i = 1; i < SAMPLE_LAYOUTS_LATE_MAX; i++)
+		assert_int_equal(sample_layouts__add_late(&ls, 0, 1000 + i), 0);
+	assert_int_equal(sample_layouts__add_late(&ls, 0, 98), -ENOSPC);
+	assert_null(sample_layouts__find(&ls, sb.data, sb.len));
 	strbuf__exit(&sb);
 	sample_layouts__exit(&ls);
 }
