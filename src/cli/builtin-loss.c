@@ -105,9 +105,10 @@ static void json_cpu(const struct loss_stats *ls, const struct loss_cpu *c, int6
 	       ", \"lost_events\": %" PRIu64 ", \"lost_time_ns\": ",
 	       c->samples, c->lost_records, c->lost_events);
 	if (ls->lost_time_valid)
-		printf("%" PRIu64 "}", c->lost_time);
+		printf("%" PRIu64, c->lost_time);
 	else
-		printf("null}");
+		printf("null");
+	printf(", \"offline_time_ns\": %" PRIu64 "}", c->offline_time);
 }
 
 /* One JSON object; more says another follows in an array. */
@@ -144,6 +145,16 @@ static void print_json(const struct perf_reader *r, const struct loss_stats *ls,
 	json_u64("lost_time_ns", ls->lost_time_valid, ls->lost_time, true);
 	json_frac("lost_time_fraction", ls->lost_time_fraction_valid, ls->lost_time_fraction);
 	json_u64("compressed_records", true, ls->compressed, true);
+	json_u64("offline_time_ns", true, ls->offline_time, true);
+	printf("  \"offline\": [");
+	for (size_t i = 0; i < ls->nr_gaps; i++) {
+		const struct loss_gap *g = &ls->gaps[i];
+
+		printf("%s\n    {\"cpu\": %" PRId64 ", \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+		       ", \"from_first\": %s, \"to_last\": %s}", i ? "," : "", g->cpu, g->start, g->end,
+		       g->from_first ? "true" : "false", g->to_last ? "true" : "false");
+	}
+	printf("%s],\n", ls->nr_gaps ? "\n  " : "");
 	printf("  \"cpus\": [");
 	for (size_t i = 0; i < ls->nr_cpus; i++)
 		if (ls->cpus[i].seen)
@@ -181,6 +192,32 @@ static void print_cpu_row(const struct loss_stats *ls, const struct loss_cpu *c,
 	printf("  %-8s %12" PRIu64 " %13" PRIu64 " %13" PRIu64 "  %s\n", name, c->samples,
 	       c->lost_records, c->lost_events,
 	       secs(b, sizeof(b), ls->lost_time_valid, c->lost_time));
+}
+
+/*
+ * The CPUs that were offline a while and recorded again (perfcap record
+ * opens their events again): time not recorded, not lost, since nothing
+ * ran there. Times from the first timestamp, as perf script's are not.
+ */
+static void print_offline(const struct loss_stats *ls)
+{
+	char b1[48], b2[48], b3[48];
+
+	if (!ls->nr_gaps)
+		return;
+	printf("\n  CPUs offline (not recorded, nothing lost): %s in all\n",
+	       secs(b1, sizeof(b1), true, ls->offline_time));
+	printf("  %-8s %15s %15s %15s\n", "cpu", "from", "to", "not recorded");
+	for (size_t i = 0; i < ls->nr_gaps; i++) {
+		const struct loss_gap *g = &ls->gaps[i];
+
+		printf("  %-8" PRId64 " %15s %15s %15s%s%s\n", g->cpu,
+		       secs(b1, sizeof(b1), true, g->start - ls->first_time),
+		       secs(b2, sizeof(b2), true, g->end - ls->first_time),
+		       secs(b3, sizeof(b3), true, g->end - g->start),
+		       g->from_first ? "  (no sample there before)" : "",
+		       g->to_last ? "  (no sample there after)" : "");
+	}
 }
 
 static void print_table(const struct perf_reader *r, const struct loss_stats *ls)
@@ -228,6 +265,7 @@ static void print_table(const struct perf_reader *r, const struct loss_stats *ls
 	}
 	if (ls->unknown_cpu.seen)
 		print_cpu_row(ls, &ls->unknown_cpu, "unknown");
+	print_offline(ls);
 }
 
 /* ---- two files side by side -------------------------------------------- */

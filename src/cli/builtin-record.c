@@ -987,6 +987,8 @@ static int record__open_events(struct record *rec, unsigned int pages, int nr_bu
 	err = evlist__open(&rec->evlist);
 	if (err)
 		return err;
+	/* -a: room for a ring per CPU that may come online (maps[] never moves once mapped). */
+	hotplug__reserve(rec);
 	err = rings__map(&rec->rings, &rec->evlist, pages, nr_bufs);
 	if (!err)
 		err = aux__map_rings(&rec->rings, &rec->evlist, o);

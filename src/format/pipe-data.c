@@ -53,6 +53,18 @@ int pipe_data__build_attr(struct strbuf *sb, const struct feature_event *ev)
 	return 0;
 }
 
+int pipe_data__build_id_index(struct strbuf *sb, const struct id_index_entry *e, size_t nr)
+{
+	size_t size = sizeof(struct perf_event_header) + sizeof(uint64_t) + nr * sizeof(*e);
+
+	if (size > RECORD_MAX)
+		return -E2BIG;
+	add_header(sb, PERF_RECORD_ID_INDEX, size);
+	strbuf__add_u64(sb, nr);
+	strbuf__add(sb, e, nr * sizeof(*e));
+	return 0;
+}
+
 /* HEADER_FEATURE: header, u64 feat_id, the payload as in a file's section. */
 static int add_feature(struct strbuf *sb, int feat, const void *payload, size_t len)
 {

@@ -53,6 +53,23 @@ int pipe_data__build_start(const struct feature_env *env, struct strbuf *sb);
  */
 int pipe_data__build_attr(struct strbuf *sb, const struct feature_event *ev);
 
+/* One entry of an ID_INDEX record: which event, ring, CPU and thread an id is. */
+struct id_index_entry {
+	uint64_t id;
+	uint64_t idx;		/* the ring's index (perf: the mmap's) */
+	uint64_t cpu;		/* -1: any */
+	uint64_t tid;		/* -1: every thread (system-wide) */
+};
+
+/*
+ * Append one ID_INDEX record with nr entries to sb (both formats: it
+ * goes into the data, and perf 6.1 wants its ids known, from the attr
+ * section or an earlier HEADER_ATTR). perfcap writes one for a CPU's
+ * events opened again after a hotplug, and perfcap loss reads the gap
+ * from it. 0, or -E2BIG when nr entries do not fit one record.
+ */
+int pipe_data__build_id_index(struct strbuf *sb, const struct id_index_entry *e, size_t nr);
+
 /* Build it and write it as the first bytes of out. 0 or -errno. */
 int pipe_data__start(struct output *out, const struct feature_env *env);
 

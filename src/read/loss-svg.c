@@ -20,6 +20,7 @@
 #define COLOR_THROTTLE "#ff8c00"
 #define COLOR_GRID "#d0d0d0"
 #define COLOR_BAND "#f3f3f3"
+#define COLOR_OFFLINE "#7f7f7f"
 
 #define TITLE_H 28		/* the picture's title line */
 #define LEGEND_H 22
@@ -350,6 +351,33 @@ static void draw_lost(FILE *f, const struct axis *a, const struct loss_timeline 
 	}
 }
 
+/* Row's offline gaps (perfcap-loss(1)): grey, under the rest; not lost, so not in "all". */
+static void draw_offline(FILE *f, const struct axis *a, const struct loss_timeline *tl, size_t row,
+			 double y, double h, const char *what)
+{
+	const struct loss_stats *ls = tl->ls;
+
+	for (size_t i = 0; i < ls->nr_gaps; i++) {
+		const struct loss_gap *g = &ls->gaps[i];
+		size_t r = g->cpu >= 0 && (uint64_t)g->cpu < ls->nr_cpus ? tl->row_of[g->cpu] :
+			   tl->nr_rows - 1;
+		double x0, x1;
+		char b0[32], b1[32];
+
+		if (r != row || g->start >= g->end)
+			continue;
+		x0 = axis__x(a, tl, g->start);
+		x1 = axis__x(a, tl, g->end);
+		fmt_secs(b0, sizeof(b0), g->start - tl->t0);
+		fmt_secs(b1, sizeof(b1), g->end - tl->t0);
+		fprintf(f, "<rect class=\"offline\" data-cpu=\"%s\" data-start-ns=\"%" PRIu64
+			"\" data-end-ns=\"%" PRIu64 "\" x=\"%.3f\" y=\"%.1f\" width=\"%.3f\" "
+			"height=\"%.1f\" fill=\"" COLOR_OFFLINE "\" fill-opacity=\"0.35\"><title>%s: "
+			"offline, not recorded in (%s, %s]</title></rect>\n", what, g->start, g->end,
+			x0, y, MAX(x1 - x0, 1.0), h, what, b0, b1);
+	}
+}
+
 static void draw_throttle(FILE *f, const struct loss_timeline *tl, const uint32_t *counts,
 			  double y, double h)
 {
@@ -511,6 +539,7 @@ static void draw_panel(FILE *f, const struct axis *a, const struct panel *p, con
 			k++;
 		for (n = 0; k + n < ls->nr_iv && iv[k + n].cpu == (int64_t)i; n++)
 			;
+		draw_offline(f, a, tl, i, y, p->row_h, what);
 		draw_lost(f, a, tl, iv + k, n, y, p->row_h, what);
 		k += n;
 		draw_rate(f, tl, NULL, i, vmax_cpu, y, p->row_h);
@@ -583,8 +612,10 @@ int loss_svg__write(FILE *f, struct loss_timeline *const *tl, size_t n, bool sta
 		"\" fill-opacity=\"0.45\"/><text x=\"598\" y=\"%d\">lost interval: a LOST record's "
 		"gap since the CPU's previous record</text>\n"
 		"<rect x=\"1000\" y=\"%d\" width=\"4\" height=\"10\" fill=\"" COLOR_THROTTLE "\"/>"
-		"<text x=\"1008\" y=\"%d\">THROTTLE</text>\n</g>\n",
-		y - 9, y, y - 9, y, y - 9, y);
+		"<text x=\"1008\" y=\"%d\">THROTTLE</text>\n"
+		"<rect x=\"1085\" y=\"%d\" width=\"14\" height=\"10\" fill=\"" COLOR_OFFLINE
+		"\" fill-opacity=\"0.35\"/><text x=\"1103\" y=\"%d\">CPU offline</text>\n</g>\n",
+		y - 9, y, y - 9, y, y - 9, y, y - 9, y);
 
 	for (size_t i = 0; i < n; i++)
 		draw_panel(f, &a, &panels[i], n > 1 ? (i ? "B: " : "A: ") : "");

@@ -4,7 +4,8 @@
  * an SVG timeline. Time runs left to right; each CPU is one row holding
  * the rate at which it produced records (a filled area), the intervals
  * in which it lost data (the lost intervals of perfcap-loss(1), shaded
- * red) and THROTTLE records (orange marks). A row "all" on top sums the
+ * red), THROTTLE records (orange marks) and the stretches a CPU was
+ * offline (grey: perfcap record's hotplug gaps). A row "all" on top sums the
  * rates and shades the union of every CPU's intervals. The title holds
  * the file, the recording's command line (CMDLINE feature) and totals.
  *

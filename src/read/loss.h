@@ -17,6 +17,13 @@
 
 #include "read/reader.h"
 
+/*
+ * Ids of events opened again that are looked at, at most: a CPU back is
+ * one per event, and each is matched against every id (a corrupt file
+ * could hold millions).
+ */
+#define LOSS_MAX_REOPENED 4096
+
 /* CPUs at or above this count as "unknown" (a corrupt cpu field). */
 #define LOSS_MAX_CPUS 65536
 
@@ -27,6 +34,7 @@ struct loss_cpu {
 	uint64_t lost_records;	/* PERF_RECORD_LOST records */
 	uint64_t lost_events;	/* sum of their lost counts */
 	uint64_t lost_time;	/* union of this CPU's lost intervals, ns */
+	uint64_t offline_time;	/* union of its offline gaps (struct loss_gap), ns */
 	bool have_last;
 	uint64_t last_time;	/* of the previous timestamped record on this CPU */
 };
@@ -37,6 +45,29 @@ struct loss_interval {
 	bool from_first;	/* no earlier record on the CPU: start at first_time */
 	int64_t cpu;		/* -1: unknown */
 	uint64_t lost;		/* the LOST record's lost count (0 from loss_stats__add_time) */
+};
+
+/*
+ * Hotplug: a stretch in which a CPU was not recorded, because it was
+ * offline and its events were opened again when it came back (perfcap
+ * record says so with an ID_INDEX record after the data has begun). From
+ * the CPU's last sample under its old events to its first under the new.
+ */
+struct loss_gap {
+	int64_t cpu;
+	uint64_t start, end;
+	bool from_first;	/* no sample of the event on the CPU before: from the first time */
+	bool to_last;		/* no sample of the new events: to the last time */
+};
+
+/* An id's samples: its attr, its CPU and its first and last time (loss.c's table). */
+struct loss_id {
+	uint64_t id;
+	int attr;
+	bool used, have_time;
+	int64_t cpu;		/* of its first sample; -2: samples on several CPUs */
+	uint64_t first, last;
+	size_t batch;		/* opened again: its ID_INDEX record's number */
 };
 
 struct loss_stats {
@@ -64,7 +95,16 @@ struct loss_stats {
 	struct loss_interval *iv;
 	size_t nr_iv, cap_iv;
 
+	/* Hotplug: every id's samples (open addressing), and the ids of events opened again. */
+	struct loss_id *ids;
+	size_t cap_ids, nr_ids;
+	struct loss_id *reopened;	/* .id, .attr, .cpu from the ID_INDEX */
+	size_t nr_reopened, cap_reopened, nr_batches;
+
 	/* Set by loss_stats__finish(). */
+	struct loss_gap *gaps;		/* by CPU, then time */
+	size_t nr_gaps;
+	uint64_t offline_time;		/* the sum over CPUs of their offline time */
 	uint64_t lost;			/* best estimate of lost samples */
 	bool loss_fraction_valid;
 	double loss_fraction;		/* lost / (lost + samples) */

@@ -18,12 +18,22 @@
  *  - adds its id to the event's ids, which the file's attr section lists
  *    at the end (perf_data__finish moves the section when it grew); in
  *    pipe mode a HEADER_ATTR record with the new ids goes out first,
- *    before any sample of theirs can.
+ *    before any sample of theirs can, and in both formats an ID_INDEX
+ *    record that puts them on their CPU (perfcap loss reads the gap
+ *    from it: announce_ids).
  *
  * The readers pinned to the CPU are pinned again (the kernel dropped
  * their affinity when it went). The old events' fds are kept open until the rings are gone: a ring
  * hangs off the fd it was mapped through, and its reader polls that fd
- * (the kernel wakes every event attached to a ring). Left alone: CPUs outside the recording (-C), recordings
+ * (the kernel wakes every event attached to a ring). With -a, a CPU that
+ * was offline at the start (or is added to the machine) is recorded once
+ * it comes online: hotplug__reserve made room for its ring before the
+ * readers took pointers into the rings, its events are opened as above
+ * with the first one's fd mapped as its ring (rings__add), and the reader
+ * with the fewest rings adopts it (record_threads__adopt). Its events'
+ * fds go in a new CPU slot of each event (e->nr_cpus grows; the event
+ * list's CPU map stays what it was at the start, and a ring's index is its
+ * slot). Left alone: CPUs outside the recording (-C), recordings
  * of tasks (their events follow the task, not a CPU), and AUX areas (an
  * AUX event's area is its own, and is not moved: said once). A CPU that
  * goes down and comes back between two ticks (HEADER_SYNC_NS) is not
@@ -40,6 +50,7 @@
 #include "events/cpumap.h"
 #include "events/evlist.h"
 #include "format/pipe-data.h"
+#include "record/aux.h"
 #include "io/output.h"
 #include "record/hotplug.h"
 #include "record/record.h"
@@ -47,6 +58,7 @@
 #include "util.h"
 
 #define ONLINE_PATH "/sys/devices/system/cpu/online"
+#define POSSIBLE_PATH "/sys/devices/system/cpu/possible"
 /* Ticks a CPU seen back is tried before it is given up (try_back). */
 #define HOTPLUG_TRIES 10
 
@@ -74,6 +86,41 @@ static struct cpu_map *read_online(struct hotplug *h)
 	return cpu_map__parse(buf);
 }
 
+/* -a: every online CPU, a ring each (not --per-thread); no AUX area, no task. */
+static bool late_ok(const struct record *rec)
+{
+	const struct evlist *el = &rec->evlist;
+
+	return rec->opts.system_wide && !rec->opts.cpu_list && el->system_wide &&
+	       el->nr_threads == 1 && el->cpus->nr && el->cpus->cpu[0] >= 0 && !aux__evsel(el);
+}
+
+void hotplug__reserve(struct record *rec)
+{
+	char buf[4096];
+	struct cpu_map *possible;
+	ssize_t n;
+	int fd, extra = 0;
+
+	if (!late_ok(rec))
+		return;
+	fd = open(POSSIBLE_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	possible = cpu_map__parse(buf);
+	for (int i = 0; possible && i < possible->nr; i++)
+		extra += !cpu_map__contains(rec->evlist.cpus, possible->cpu[i]);
+	cpu_map__delete(possible);
+	rings__reserve(&rec->rings, extra);
+}
+
 void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now)
 {
 	const struct evlist *el = &rec->evlist;
@@ -90,6 +137,16 @@ void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now)
 	}
 	if (!h->online)
 		h->active = false;
+	h->late = h->active && rec->rings.cap > rec->rings.nr;
+}
+
+/* The ring (and CPU slot) index of cpu; -1: not recorded. */
+static int ring_of(const struct record *rec, int cpu)
+{
+	for (int c = 0; c < rec->rings.nr; c++)
+		if (rec->rings.maps[c].cpu == cpu)
+			return c;
+	return -1;
 }
 
 static struct hotplug_gap *open_gap(struct hotplug *h, int cpu)
@@ -109,10 +166,18 @@ static void retire(struct hotplug *h, int fd, int evsel, int c)
 	h->retired[h->nr_retired++] = (struct hotplug_retired){ fd, evsel, c };
 }
 
-/* Pipe mode: a HEADER_ATTR for each event opened again (fds[i] >= 0), with its new id only. */
-static int announce_ids(struct record *rec, const int *fds, uint64_t *ids)
+/*
+ * Say the new ids before any sample of theirs: in pipe mode a HEADER_ATTR
+ * for each event opened again (fds[i] >= 0), with its new id only; in
+ * both formats an ID_INDEX that puts them on CPU index c, which is how
+ * perfcap loss finds the gap (the attr section lists them only at the
+ * end, with no word of when or where they came).
+ */
+static int announce_ids(struct record *rec, int c, int cpu, const int *fds, uint64_t *ids)
 {
+	struct id_index_entry *ix = xzalloc(rec->evlist.nr * sizeof(*ix));
 	struct strbuf sb;
+	size_t nr = 0;
 	int err = 0;
 
 	strbuf__init(&sb);
@@ -121,26 +186,56 @@ static int announce_ids(struct record *rec, const int *fds, uint64_t *ids)
 					    .name = rec->evlist.evsels[i]->name,
 					    .ids = &ids[i], .nr_ids = 1 };
 
-		if (fds[i] >= 0)
+		if (fds[i] < 0)
+			continue;
+		if (rec->out.pipe)
 			err = pipe_data__build_attr(&sb, &ev);
+		ix[nr++] = (struct id_index_entry){ .id = ids[i], .idx = (uint64_t)c,
+						    .cpu = (uint64_t)cpu,
+						    .tid = (uint64_t)-1 };
 	}
+	if (!err)
+		err = pipe_data__build_id_index(&sb, ix, nr);
 	if (!err && sb.len) {
 		int64_t off = output__write_copy(&rec->out, sb.data, sb.len);
 
 		err = off < 0 ? (int)off : 0;
 	}
 	strbuf__exit(&sb);
+	free(ix);
 	return err;
 }
 
+/* Each event one CPU slot more (-1), for a CPU that came online: slot e->nr_cpus. */
+static void grow_slots(struct evlist *el)
+{
+	for (int i = 0; i < el->nr; i++) {
+		struct evsel *e = el->evsels[i];
+
+		e->fds = xrealloc(e->fds, (e->nr_cpus + 1) * e->nr_threads * sizeof(*e->fds));
+		FD(e, e->nr_cpus, 0) = -1;
+		e->nr_cpus++;
+	}
+}
+
+static void shrink_slots(struct evlist *el)
+{
+	for (int i = 0; i < el->nr; i++)
+		el->evsels[i]->nr_cpus--;
+}
+
 /*
- * Open every event of CPU index c again, into its ring. 0, or -errno
- * with nothing changed: the fds opened so far are closed.
+ * Open every event of slot c on cpu: again, into the ring that is there
+ * (c < rings.nr), or for the first time, into a ring mapped from the first
+ * event's fd (c == rings.nr: a CPU that came online, slot made by
+ * grow_slots). 0, or -errno with nothing changed: the fds opened so far
+ * are closed, a ring mapped is taken back.
  */
-static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
+static int open_cpu(struct hotplug *h, struct record *rec, int c, int cpu)
 {
 	struct evlist *el = &rec->evlist;
-	int cpu = el->cpus->cpu[c], ring_fd = rec->rings.maps[c].fd;
+	bool fresh = c == rec->rings.nr;
+	int ring_fd = fresh ? -1 : rec->rings.maps[c].fd;
 	int *fds = xzalloc(el->nr * sizeof(*fds));
 	uint64_t *ids = xzalloc(el->nr * sizeof(*ids));
 	int err = 0, i;
@@ -152,8 +247,9 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 		struct perf_event_attr attr = e->attr;
 		int group_fd = -1;
 
-		if (FD(e, c, 0) < 0)
-			continue;	/* never open on this CPU (--off-cpu's is written by perfcap) */
+		/* Never open on a CPU of the start (--off-cpu's is written by perfcap). */
+		if (FD(e, fresh ? 0 : c, 0) < 0)
+			continue;
 		if (!evsel__is_leader(e)) {
 			for (int j = 0; j < i; j++)
 				if (el->evsels[j] == e->leader)
@@ -167,19 +263,33 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 					     (e->has_cgroup ? PERF_FLAG_PID_CGROUP : 0));
 		if (fds[i] < 0) {
 			err = fds[i];
-			pr_debug("hotplug: CPU %d: opening %s again: %s\n", cpu, e->name, strerror(-err));
+			pr_debug("hotplug: CPU %d: opening %s%s: %s\n", cpu, e->name,
+				 fresh ? "" : " again", strerror(-err));
 			break;
 		}
-		if (ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, ring_fd) ||
-		    ioctl(fds[i], PERF_EVENT_IOC_ID, &ids[i]) ||
-		    (e->filter && ioctl(fds[i], PERF_EVENT_IOC_SET_FILTER, e->filter))) {
+		if (ring_fd < 0) {
+			int r = rings__add(&rec->rings, fds[i], cpu);
+
+			if (r < 0) {
+				err = r;
+				pr_debug("hotplug: CPU %d: its ring: %s\n", cpu, strerror(-err));
+				break;
+			}
+			ring_fd = fds[i];
+		} else if (ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, ring_fd)) {
 			err = -errno;
-			pr_debug("hotplug: CPU %d: %s into its ring: %s\n", cpu, e->name, strerror(-err));
 		}
+		if (!err && (ioctl(fds[i], PERF_EVENT_IOC_ID, &ids[i]) ||
+			     (e->filter && ioctl(fds[i], PERF_EVENT_IOC_SET_FILTER, e->filter))))
+			err = -errno;
+		if (err)
+			pr_debug("hotplug: CPU %d: %s into its ring: %s\n", cpu, e->name, strerror(-err));
 	}
-	if (!err && rec->out.pipe)
-		err = announce_ids(rec, fds, ids);
+	if (!err)
+		err = announce_ids(rec, c, cpu, fds, ids);
 	if (err) {
+		if (fresh && ring_fd >= 0)
+			rings__drop_last(&rec->rings);
 		for (i = 0; i < el->nr; i++)
 			if (fds[i] >= 0)
 				close(fds[i]);
@@ -191,7 +301,8 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 
 		if (fds[i] < 0)
 			continue;
-		retire(h, FD(e, c, 0), i, c);
+		if (FD(e, c, 0) >= 0)
+			retire(h, FD(e, c, 0), i, c);
 		FD(e, c, 0) = fds[i];
 		e->ids = xrealloc(e->ids, (e->nr_ids + 1) * sizeof(*e->ids));
 		e->ids[e->nr_ids++] = ids[i];
@@ -207,7 +318,8 @@ static int reopen_cpu(struct hotplug *h, struct record *rec, int c)
 	}
 	for (i = 0; i < el->nr; i++)
 		if (fds[i] >= 0 && el->evsels[i]->on && sys_perf_ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0))
-			pr_warn("hotplug: CPU %d: cannot turn %s on again\n", cpu, el->evsels[i]->name);
+			pr_warn("hotplug: CPU %d: cannot turn %s on%s\n", cpu, el->evsels[i]->name,
+				fresh ? "" : " again");
 out:
 	free(fds);
 	free(ids);
@@ -219,29 +331,57 @@ static double secs(const struct hotplug *h, uint64_t ns)
 	return ns > h->start_ns ? (ns - h->start_ns) / 1e9 : 0;
 }
 
+/* A new gap of cpu from off_ns. */
+static struct hotplug_gap *add_gap(struct hotplug *h, int cpu, uint64_t off_ns)
+{
+	if (h->nr_gaps == h->cap_gaps) {
+		h->cap_gaps = h->cap_gaps ? 2 * h->cap_gaps : 8;
+		h->gaps = xrealloc(h->gaps, h->cap_gaps * sizeof(*h->gaps));
+	}
+	h->gaps[h->nr_gaps] = (struct hotplug_gap){ .cpu = cpu, .off_ns = off_ns };
+	return &h->gaps[h->nr_gaps++];
+}
+
 /*
- * A CPU seen back: open its events again. The online mask can say a CPU
- * is back a moment before perf's own hotplug step for it has run, and
- * then the open fails (seen once in a fresh-clone CI run): it is tried
- * again each tick, HOTPLUG_TRIES times, before it is given up.
+ * A CPU seen back (or, -a, online for the first time): open its events.
+ * The online mask can say a CPU is back a moment before perf's own
+ * hotplug step for it has run, and then the open fails (seen once in a
+ * fresh-clone CI run): it is tried again each tick, HOTPLUG_TRIES times,
+ * before it is given up.
  */
 static void try_back(struct hotplug *h, struct record *rec, struct hotplug_gap *g)
 {
-	const struct evlist *el = &rec->evlist;
-	int c = 0;
+	int c = ring_of(rec, g->cpu), err, reader = -1;
 
-	while (c < el->cpus->nr && el->cpus->cpu[c] != g->cpu)
-		c++;
-	if (c == el->cpus->nr || reopen_cpu(h, rec, c)) {
+	if (c < 0) {
+		/* A CPU offline at the start: a slot and a ring of its own. */
+		c = rec->rings.nr;
+		grow_slots(&rec->evlist);
+		err = open_cpu(h, rec, c, g->cpu);
+		if (err)
+			shrink_slots(&rec->evlist);
+		else
+			reader = record_threads__adopt(&rec->readers, &rec->rings.maps[c]);
+	} else {
+		err = open_cpu(h, rec, c, g->cpu);
+	}
+	if (err) {
 		if (++g->tries < HOTPLUG_TRIES)
 			return;
 		g->pending = false;
-		pr_warn("CPU %d came back, but its events could not be opened again in %d tries "
-			"(-v says why): it is not recorded from here\n", g->cpu, g->tries);
+		pr_warn("CPU %d came %s, but its events could not be opened%s in %d tries "
+			"(-v says why): it is not recorded from here\n", g->cpu,
+			g->late ? "online" : "back", g->late ? "" : " again", g->tries);
 		return;
 	}
 	g->pending = false;
 	g->reopened = true;
+	if (reader >= 0) {
+		pr_info("CPU %d came online %.3f s into the recording: its events are open, "
+			"its ring read by reader thread %d%s\n", g->cpu, secs(h, g->on_ns), reader,
+			g->tries ? " (not at the first try)" : "");
+		return;
+	}
 	/* Its readers, pinned there, lost their affinity with it. */
 	record_threads__repin(&rec->readers, g->cpu);
 	pr_info("CPU %d came back %.3f s into the recording: its events are open again%s\n",
@@ -250,7 +390,6 @@ static void try_back(struct hotplug *h, struct record *rec, struct hotplug_gap *
 
 void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 {
-	const struct evlist *el = &rec->evlist;
 	struct cpu_map *online;
 	uint64_t t0;
 
@@ -260,9 +399,9 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 	online = read_online(h);
 	h->read_ns += mono_ns() - t0;
 	h->reads++;
-	/* NULL: as last read. */
-	for (int c = 0; online && c < el->cpus->nr; c++) {
-		int cpu = el->cpus->cpu[c];
+	/* NULL: as last read. The CPUs recorded: a ring each, its index the CPU's slot. */
+	for (int c = 0; online && c < rec->rings.nr; c++) {
+		int cpu = rec->rings.maps[c].cpu;
 		bool was = cpu_map__contains(h->online, cpu), is = cpu_map__contains(online, cpu);
 		struct hotplug_gap *g;
 
@@ -271,11 +410,7 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 			for (int i = 0; i < h->nr_gaps; i++)
 				if (h->gaps[i].cpu == cpu)
 					h->gaps[i].pending = false;
-			if (h->nr_gaps == h->cap_gaps) {
-				h->cap_gaps = h->cap_gaps ? 2 * h->cap_gaps : 8;
-				h->gaps = xrealloc(h->gaps, h->cap_gaps * sizeof(*h->gaps));
-			}
-			h->gaps[h->nr_gaps++] = (struct hotplug_gap){ .cpu = cpu, .off_ns = now };
+			add_gap(h, cpu, now);
 			pr_info("CPU %d went offline %.3f s into the recording\n", cpu, secs(h, now));
 		} else if (!was && is && (g = open_gap(h, cpu))) {
 			g->on_ns = now;
@@ -286,6 +421,18 @@ void hotplug__tick(struct hotplug *h, struct record *rec, uint64_t now)
 			}
 			g->pending = true;
 		}
+	}
+	/* -a: a CPU online now that has no ring yet (offline at the start, or added). */
+	for (int i = 0; online && h->late && i < online->nr; i++) {
+		int cpu = online->cpu[i];
+		struct hotplug_gap *g;
+
+		if (cpu_map__contains(h->online, cpu) || ring_of(rec, cpu) >= 0 || open_gap(h, cpu))
+			continue;
+		g = add_gap(h, cpu, h->start_ns);
+		g->late = true;
+		g->on_ns = now;
+		g->pending = true;
 	}
 	if (online) {
 		cpu_map__delete(h->online);
@@ -301,7 +448,11 @@ void hotplug__summary(const struct hotplug *h, FILE *f)
 	for (int i = 0; i < h->nr_gaps; i++) {
 		const struct hotplug_gap *g = &h->gaps[i];
 
-		if (!g->on_ns)
+		if (g->late)
+			fprintf(f, "[ perfcap record: CPU %d was offline at the start, online from "
+				"%.3f s, %s ]\n", g->cpu, secs(h, g->on_ns),
+				g->reopened ? "recorded from there" : "not recorded");
+		else if (!g->on_ns)
 			fprintf(f, "[ perfcap record: CPU %d was offline from %.3f s to the end ]\n",
 				g->cpu, secs(h, g->off_ns));
 		else

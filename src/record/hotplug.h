@@ -22,6 +22,7 @@ struct hotplug_gap {
 	bool reopened;		/* its events were opened again */
 	bool pending;		/* back, its events not yet open: tried again each tick */
 	int tries;		/* ... the tries that failed */
+	bool late;		/* offline at the start (-a): a ring of its own once it came */
 };
 
 /* An fd of an event the kernel took off its CPU: kept for the ring, and its lost count. */
@@ -33,6 +34,7 @@ struct hotplug_retired {
 
 struct hotplug {
 	bool active;		/* a system-wide recording with a ring per CPU */
+	bool late;		/* -a: a CPU offline at the start is recorded once it comes (rings reserved) */
 	struct cpu_map *online;	/* the online CPUs as last read */
 	int online_fd;		/* /sys/devices/system/cpu/online, kept open (online_open) */
 	bool online_open;
@@ -45,6 +47,13 @@ struct hotplug {
 	uint64_t reads, read_ns;	/* reads of the online mask, and their time */
 };
 
+/*
+ * With -a, with the events open, before the rings are mapped: room in the
+ * rings for every possible CPU that is offline now (rings__reserve), so
+ * that one that comes online is recorded too. Nothing for -C, tasks, AUX
+ * areas.
+ */
+void hotplug__reserve(struct record *rec);
 /* Before the loop, with the events open and mapped. */
 void hotplug__init(struct hotplug *h, const struct record *rec, uint64_t now);
 /*

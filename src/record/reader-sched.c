@@ -107,6 +107,8 @@ int record__setup_readers(struct record *rec, int wake_fd)
 	}
 	err = record_threads__init(&rec->readers, &rec->out, rec->rings.maps, nr, idx, nr_idx, aff,
 				   wake_fd, el->evsels[0]->attr.sample_type, record__now_ns());
+	/* Rings that may come with a CPU (hotplug__reserve): room in each reader's pipeline. */
+	rec->readers.spare_rings = rec->rings.cap - rec->rings.nr;
 	if (!o->realtime && !o->readers_nice) {
 		rec->readers.sched.fifo = READER_FIFO_PRIO;
 		rec->readers.sched.fifo_notice = !o->quiet;

@@ -85,6 +85,9 @@ int record_threads__init(struct record_threads *rt, struct output *out, struct m
 		}
 		t->nfds = t->nr_maps + 1;
 		t->live = t->nr_maps;
+		t->assigned = t->nr_maps;
+		pthread_mutex_init(&t->adopt_lock, NULL);
+		atomic_init(&t->adopt_pending, false);
 		t->pfd = xzalloc(t->nfds * sizeof(*t->pfd));
 		for (int k = 0; k < t->nr_maps; k++) {
 			t->pfd[k].fd = t->maps[k]->fd;
@@ -106,7 +109,7 @@ int record_threads__pipelines(struct record_threads *rt, const struct writer_ops
 		struct pipeline_config cfg = {
 			.out = rt->out,
 			.ops = ops,
-			.max_chunks = t->nr_maps * nr_bufs,
+			.max_chunks = (t->nr_maps + rt->spare_rings) * nr_bufs,
 			.ring_size = ring_size,
 			.comp_level = comp_level,
 			.comp_auto = comp_auto,
@@ -284,6 +287,47 @@ static void wake_stale(struct record_thread *t, uint64_t now)
 	}
 }
 
+int record_threads__adopt(struct record_threads *rt, struct mmap *m)
+{
+	struct record_thread *t = &rt->t[0];
+
+	for (int i = 1; i < rt->nr; i++)
+		if (rt->t[i].assigned < t->assigned)
+			t = &rt->t[i];
+	pthread_mutex_lock(&t->adopt_lock);
+	if (t->nr_adopt == t->cap_adopt) {
+		t->cap_adopt = t->cap_adopt ? 2 * t->cap_adopt : 4;
+		t->adopt = xrealloc(t->adopt, t->cap_adopt * sizeof(*t->adopt));
+	}
+	t->adopt[t->nr_adopt++] = m;
+	pthread_mutex_unlock(&t->adopt_lock);
+	t->assigned++;
+	atomic_store_explicit(&t->adopt_pending, true, memory_order_release);
+	poke(t->wake_fd);
+	return t->idx;
+}
+
+/* The rings handed to t since its last step join its own: polled after the others, before wake_fd. */
+static void take_adopted(struct record_thread *t)
+{
+	pthread_mutex_lock(&t->adopt_lock);
+	atomic_store_explicit(&t->adopt_pending, false, memory_order_relaxed);
+	for (int i = 0; i < t->nr_adopt; i++) {
+		struct mmap *m = t->adopt[i];
+
+		t->maps = xrealloc(t->maps, (t->nr_maps + 2) * sizeof(*t->maps));
+		t->pass.bufs = xrealloc(t->pass.bufs, (t->nr_maps + 2) * sizeof(*t->pass.bufs));
+		t->pfd = xrealloc(t->pfd, (t->nfds + 1) * sizeof(*t->pfd));
+		t->pfd[t->nfds] = t->pfd[t->nfds - 1];
+		t->pfd[t->nr_maps] = (struct pollfd){ .fd = m->fd, .events = m->backward ? 0 : POLLIN };
+		t->maps[t->nr_maps++] = m;
+		t->nfds++;
+		t->live++;
+	}
+	t->nr_adopt = 0;
+	pthread_mutex_unlock(&t->adopt_lock);
+}
+
 ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 {
 	struct record_threads *rt = t->set;
@@ -298,8 +342,12 @@ ssize_t record_thread__step(struct record_thread *t, uint64_t now, bool last)
 	 * report hold every event in memory before it sorts.
 	 */
 	bool may_defer = !last && age < (int64_t)ROUND_MAX_NS;
-	ssize_t n = pass__copy(t->maps, t->nr_maps, p, may_defer);
+	ssize_t n;
 	int err;
+
+	if (atomic_load_explicit(&t->adopt_pending, memory_order_acquire))
+		take_adopted(t);
+	n = pass__copy(t->maps, t->nr_maps, p, may_defer);
 
 	t->fast_rings = 0;
 	for (int i = 0; i < p->nr; i++) {
@@ -590,6 +638,8 @@ void record_threads__exit(struct record_threads *rt)
 		free(t->maps);
 		free(t->pfd);
 		free(t->pass.bufs);
+		free(t->adopt);
+		pthread_mutex_destroy(&t->adopt_lock);
 		dso_hits__exit(&t->hits);
 	}
 	free(rt->t);

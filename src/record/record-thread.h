@@ -116,6 +116,16 @@ struct record_thread {
 	int fast_rings;			/* rings of the last pass that were filling fast */
 	bool fifo;			/* it runs SCHED_FIFO (sched.fifo): it never spins */
 	bool ready;			/* counted in set->ready */
+	/*
+	 * Rings handed over while recording (record_threads__adopt): the
+	 * loop adds them under adopt_lock, the reader takes them at its next
+	 * step (adopt_pending tells it, for one load a step).
+	 */
+	pthread_mutex_t adopt_lock;
+	struct mmap **adopt;
+	int nr_adopt, cap_adopt;
+	_Atomic bool adopt_pending;
+	int assigned;			/* its rings and those handed to it (the loop's count) */
 };
 
 struct record_threads {
@@ -135,6 +145,7 @@ struct record_threads {
 	_Atomic bool fifo_refused;	/* a reader's SCHED_FIFO was refused */
 	_Atomic bool demoted;		/* record_threads__demote has run */
 	_Atomic int ready;		/* readers settled and past their first step */
+	int spare_rings;		/* rings that may be added while recording (pipelines sized for them) */
 };
 
 /*
@@ -218,6 +229,12 @@ int record_thread__timeout(struct record_thread *t, uint64_t now, int max_ms);
  * when the CPU comes back (hotplug.c).
  */
 void record_threads__repin(struct record_threads *rt, int cpu);
+/*
+ * A ring mapped while recording (a CPU that came online: hotplug.c) goes
+ * to the reader with the fewest rings, which polls and copies it from its
+ * next step on. Returns that reader's index.
+ */
+int record_threads__adopt(struct record_threads *rt, struct mmap *m);
 /* The calling thread is reader t: its scheduling (struct reader_sched) and affinity. */
 void record_thread__settle(struct record_thread *t);
 

@@ -41,8 +41,12 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
 	if (nr_cpus == 1 && el->cpus->cpu[0] < 0)
 		return map_per_thread(r, el, pages, nr_bufs);
 
-	r->maps = xzalloc(nr_cpus * sizeof(*r->maps));
+	r->cap = nr_cpus + MAX(r->cap, 0);	/* rings__reserve's extra */
+	r->maps = xzalloc(r->cap * sizeof(*r->maps));
 	r->nr = nr_cpus;
+	r->pages = pages;
+	r->nr_bufs = nr_bufs;
+	r->backward = backward;
 	for (int c = 0; c < nr_cpus; c++) {
 		int first = FD(el->evsels[0], c, 0);
 		int err = (backward ? mmap__init_backward : mmap__init)(&r->maps[c], first,
@@ -66,6 +70,36 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
 	return 0;
 }
 
+void rings__reserve(struct rings *r, int extra)
+{
+	/* Counted in cap until rings__map adds the CPUs' own. */
+	r->cap = MAX(extra, 0);
+}
+
+int rings__add(struct rings *r, int fd, int cpu)
+{
+	struct mmap *m = &r->maps[r->nr];
+	int err;
+
+	if (r->nr == r->cap)
+		return -ENOSPC;
+	err = (r->backward ? mmap__init_backward : mmap__init)(m, fd, cpu, r->pages, r->nr_bufs);
+	if (err) {
+		memset(m, 0, sizeof(*m));
+		return err;
+	}
+	m->flush = MIN(r->flush, m->size / 4);
+	return r->nr++;
+}
+
+void rings__drop_last(struct rings *r)
+{
+	struct mmap *m = &r->maps[--r->nr];
+
+	mmap__close(m);
+	memset(m, 0, sizeof(*m));
+}
+
 void rings__snapshot(struct rings *r)
 {
 	for (int i = 0; i < r->nr; i++)
@@ -74,6 +108,7 @@ void rings__snapshot(struct rings *r)
 
 void rings__set_flush(struct rings *r, uint64_t bytes)
 {
+	r->flush = bytes;
 	for (int i = 0; i < r->nr; i++)
 		r->maps[i].flush = MIN(bytes, r->maps[i].size / 4);
 }
@@ -90,5 +125,5 @@ void rings__exit(struct rings *r)
 	rings__close(r);
 	free(r->maps);
 	r->maps = NULL;
-	r->nr = 0;
+	r->nr = r->cap = 0;
 }

@@ -14,10 +14,31 @@ struct evlist;
 struct rings {
 	struct mmap *maps;
 	int nr;
+	/* maps[] holds cap rings: those past nr are for CPUs that come online later (rings__add). */
+	int cap;
+	/* How the rings were mapped, for one added later. */
+	unsigned int pages;
+	int nr_bufs;
+	bool backward;
+	uint64_t flush;
 };
 
 /* Map one ring per CPU of el with nr_bufs data buffers each. 0 or -errno, said. */
 int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bufs);
+/*
+ * Before rings__map: room for extra rings more (one per CPU that may come
+ * online while recording). maps[] never moves once mapped: a ring's
+ * buffers, its readers and the pipeline point into it.
+ */
+void rings__reserve(struct rings *r, int extra);
+/*
+ * A ring for a CPU that came online while recording: fd's mmap, mapped
+ * as the others were, at maps[nr]. Its index, or -ENOSPC (no room
+ * reserved) or mmap's -errno.
+ */
+int rings__add(struct rings *r, int fd, int cpu);
+/* Take back the ring just added (nothing was written from it). */
+void rings__drop_last(struct rings *r);
 /*
  * --overwrite: each backward ring is paused for a snapshot, which the
  * readers' next pass takes (backward.h); forward rings are left alone.

@@ -38,8 +38,10 @@ static void emit_lost(struct record *rec, const struct evsel *e, int c, int fd)
 		p++;
 	if (st & PERF_SAMPLE_ID)
 		*p++ = r.id;
+	/* A slot past the event list's CPUs is a CPU that came online later: its ring's. */
 	if (st & PERF_SAMPLE_CPU)
-		*p++ = (uint32_t)rec->evlist.cpus->cpu[c];
+		*p++ = (uint32_t)(c < rec->evlist.cpus->nr ? rec->evlist.cpus->cpu[c] :
+				  rec->rings.maps[c].cpu);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		*p++ = r.id;
 	h->size = (char *)p - buf;

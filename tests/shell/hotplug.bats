@@ -59,6 +59,28 @@ cpu1_back() {
 	[ "$n" -gt 300 ]
 }
 
+# loss_shows_gap FILE: perfcap loss puts cpu1 offline for about the second
+# it was (from its last sample before to its first after), as time not
+# recorded, not as loss; the table says it too.
+loss_shows_gap() {
+	run -0 "$P" loss --json "$1"
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+gaps = d["offline"]
+print("offline:", gaps)
+assert len(gaps) == 1 and gaps[0]["cpu"] == 1, gaps
+g = gaps[0]
+length = g["end_ns"] - g["start_ns"]
+assert not g["from_first"] and not g["to_last"], g
+assert 0.6e9 < length < 1.6e9, length
+cpu1 = [c for c in d["cpus"] if c["cpu"] == 1][0]
+assert cpu1["offline_time_ns"] == length == d["offline_time_ns"], cpu1
+' <<<"$output"
+	run -0 "$P" loss "$1"
+	grep -qE '^  CPUs offline \(not recorded, nothing lost\): [0-9.]+ s in all$' <<<"$output"
+}
+
 summary_says_back() {
 	grep -qE '^\[ perfcap record: CPU 1 was offline from [0-9.]+ s to [0-9.]+ s, then recorded again \]$' record.err
 }
@@ -78,12 +100,15 @@ summary_says_back() {
 	refute grep -qi 'warning\|error' hs.err
 	# The header lists the new ids: perfcap's own reader knows every sample's event.
 	run -0 "$P" loss --json f.data
+	[ "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["samples_unknown_event"])' <<<"$output")" = 0 ]
+	loss_shows_gap f.data
 }
 
 @test "hotplug: sync writer" {
 	hotplug_record f.data --writer=sync
 	summary_says_back
 	cpu1_back f.data
+	loss_shows_gap f.data
 }
 
 @test "hotplug: --aio" {
@@ -114,6 +139,68 @@ summary_says_back() {
 	# its return are a second cpu-clock (perfcap-record(1) says so).
 	perf_ok report --stdio -i - <p.data
 	[ "$(grep -c "^# Samples: .* of event 'cpu-clock'" "$PERF_OUT")" = 2 ]
+	loss_shows_gap p.data
+}
+
+# late_record OUT [perfcap options]: as hotplug_record (but -a is the
+# caller's), with cpu1 offline when the recording starts and online from
+# about 1.2 s.
+late_record() {
+	local out=$1 pid
+	shift
+	echo 0 >"$CPU1"
+	if [ "$out" = - ]; then
+		"$P" record -o - "$@" -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
+			>p.data 2>record.err &
+	else
+		"$P" record -o "$out" "$@" -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
+			2>record.err &
+	fi
+	pid=$!
+	sleep 1.2
+	echo 1 >"$CPU1"
+	wait "$pid"
+	cat record.err
+}
+
+@test "hotplug: -a, cpu1 offline at the start: recorded once it comes online, perf, hotspot and perfcap loss read it" {
+	need_hotspot_perfparser
+	late_record f.data -a -v
+	grep -qE '^\[ perfcap record: CPU 1 was offline at the start, online from [0-9.]+ s, recorded from there \]$' record.err
+	grep -qE 'CPU 1 came online [0-9.]+ s into the recording: its events are open, its ring read by reader thread 0' record.err
+	cpu1_back f.data
+	perf_ok report --stats -i f.data
+	"$HOTSPOT_PP" --print-stats --input f.data 2>hs.err | strings >stats
+	refute grep -qi 'warning\|error' hs.err
+	run -0 "$P" loss --json f.data
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["samples_unknown_event"] == 0, d
+g = d["offline"]
+print("offline:", g)
+assert len(g) == 1 and g[0]["cpu"] == 1 and g[0]["from_first"] and not g[0]["to_last"], g
+assert 0.6e9 < g[0]["end_ns"] - g[0]["start_ns"] < 1.8e9, g
+# Each ring read once: cpu0 at most its 4 s at 1 kHz (a ring read over again is more), nothing thinned.
+cpu0 = [c for c in d["cpus"] if c["cpu"] == 0][0]
+assert 3000 < cpu0["samples"] < 4500 and d["triage_dropped"] == 0, (cpu0, d["triage_dropped"])
+' <<<"$output"
+}
+
+@test "hotplug: -a -o - and -z, cpu1 offline at the start: recorded once it comes online" {
+	late_record - -a
+	grep -q 'CPU 1 was offline at the start, online from [0-9.]* s, recorded from there' record.err
+	cpu1_back -
+	late_record f.data -a -z
+	grep -q 'CPU 1 was offline at the start, online from [0-9.]* s, recorded from there' record.err
+	cpu1_back f.data
+}
+
+@test "hotplug: -C 0 with cpu1 offline at the start: cpu1 is left alone when it comes online" {
+	late_record f.data -C 0
+	refute grep -q 'CPU 1' record.err
+	perf_ok script -F cpu -i f.data
+	refute grep -q '\[001\]' "$PERF_OUT"
 }
 
 @test "hotplug: -C 0 leaves cpu1 alone; -v says when the CPU went" {

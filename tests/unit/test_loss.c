@@ -222,18 +222,20 @@ static void simple(struct strbuf *d, uint32_t type, uint64_t time, uint32_t cpu,
 	rec_end(d, o);
 }
 
-/* Two events (ids 1,2 and 3,4), no features; data as given. */
-static void write_file(const char *path, const struct strbuf *data)
+/* Two events with ids ids[0][..n[0]) and ids[1][..n[1]), no features; data as given. */
+static void write_file_ids(const char *path, const struct strbuf *data, const uint64_t *const *ids,
+			   const size_t *n)
 {
 	struct perf_file_header h = { 0 };
 	struct perf_event_attr attr = { 0 };
+	uint64_t ids_at = sizeof(h);
 	struct strbuf sb;
 	int fd;
 
 	strbuf__init(&sb);
 	strbuf__addz(&sb, sizeof(h));
-	for (uint64_t id = 1; id <= 4; id++)
-		strbuf__add_u64(&sb, id);
+	for (int i = 0; i < 2; i++)
+		strbuf__add(&sb, ids[i], n[i] * sizeof(uint64_t));
 	h.attrs.offset = sb.len;
 	h.attr_size = PERF_ATTR_SIZE_VER7 + 16;
 	attr.size = PERF_ATTR_SIZE_VER7;
@@ -241,11 +243,12 @@ static void write_file(const char *path, const struct strbuf *data)
 	attr.sample_type = ST;
 	attr.sample_id_all = 1;
 	for (int i = 0; i < 2; i++) {
-		struct perf_file_section ids = { sizeof(h) + 16 * i, 16 };
+		struct perf_file_section sec = { ids_at, n[i] * sizeof(uint64_t) };
 
+		ids_at += sec.size;
 		attr.config = i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
 		strbuf__add(&sb, &attr, sizeof(attr));
-		strbuf__add(&sb, &ids, sizeof(ids));
+		strbuf__add(&sb, &sec, sizeof(sec));
 	}
 	h.attrs.size = sb.len - h.attrs.offset;
 	h.data.offset = sb.len;
@@ -260,6 +263,26 @@ static void write_file(const char *path, const struct strbuf *data)
 	assert_int_equal(write(fd, sb.data, sb.len), (ssize_t)sb.len);
 	close(fd);
 	strbuf__exit(&sb);
+}
+
+/* Two events (ids 1,2 and 3,4), no features; data as given. */
+static void write_file(const char *path, const struct strbuf *data)
+{
+	static const uint64_t a[] = { 1, 2 }, b[] = { 3, 4 };
+	const uint64_t *ids[] = { a, b };
+	size_t n[] = { 2, 2 };
+
+	write_file_ids(path, data, ids, n);
+}
+
+/* An ID_INDEX record: nr entries {id, idx, cpu, tid}. */
+static void id_index(struct strbuf *d, const uint64_t (*e)[4], size_t nr)
+{
+	size_t o = rec_begin(d, PERF_RECORD_ID_INDEX, 0);
+
+	strbuf__add_u64(d, nr);
+	strbuf__add(d, e, nr * sizeof(*e));
+	rec_end(d, o);
 }
 
 static int add_cb(struct perf_reader *r, const struct perf_reader_record *rec, void *priv)
@@ -632,6 +655,101 @@ static void test_svg_rows_bounded(void **state)
 
 /* ---- the command: exit codes, two files --------------------------------- */
 
+/*
+ * A CPU offline and back (perfcap record's hotplug): its events opened
+ * again under new ids, which a late ID_INDEX puts on the CPU. The gap runs
+ * from the CPU's last sample under its old ids to its first under the
+ * new, and is time not recorded, not lost. An ID_INDEX at the start (perf
+ * writes them) and one of a thread's event say nothing of gaps.
+ */
+static void test_hotplug_gap(void **state)
+{
+	static const uint64_t a[] = { 1, 2, 5, 7 }, b[] = { 3, 4, 6 };
+	static const uint64_t start[][4] = { { 1, 0, 0, -1ull }, { 2, 1, 1, -1ull },
+					     { 3, 0, 0, -1ull }, { 4, 1, 1, -1ull } };
+	static const uint64_t back[][4] = { { 5, 1, 1, -1ull }, { 6, 1, 1, -1ull } };
+	static const uint64_t thread[][4] = { { 7, 0, 0, 42 } };
+	const uint64_t *ids[] = { a, b };
+	size_t n[] = { 4, 3 };
+	struct perf_reader r;
+	struct loss_stats ls;
+	struct strbuf d;
+
+	strbuf__init(&d);
+	id_index(&d, start, 4);
+	sample(&d, 1, 1000, 0);
+	sample(&d, 2, 1100, 1);
+	sample(&d, 4, 1150, 1);
+	sample(&d, 2, 1600, 1);		/* cpu 1's last before it went */
+	sample(&d, 1, 2000, 0);
+	id_index(&d, back, 2);		/* cpu 1 back: cpu-clock 5, task-clock 6 */
+	id_index(&d, thread, 1);
+	sample(&d, 1, 2500, 0);
+	sample(&d, 6, 2700, 1);
+	sample(&d, 5, 2600, 1);		/* the first of the new ids (file order is not time order) */
+	sample(&d, 7, 2800, 0);
+	sample(&d, 5, 3000, 1);
+	sample(&d, 1, 3100, 0);
+	write_file_ids(tpath("hotplug.data"), &d, ids, n);
+	strbuf__exit(&d);
+
+	assert_int_equal(perf_reader__open(&r, tpath("hotplug.data")), 0);
+	loss_stats__init(&ls, r.nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(&r, add_cb, &ls), 0);
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.nr_gaps, 1);
+	assert_int_equal(ls.gaps[0].cpu, 1);
+	assert_int_equal(ls.gaps[0].start, 1600);
+	assert_int_equal(ls.gaps[0].end, 2600);
+	assert_false(ls.gaps[0].from_first);
+	assert_false(ls.gaps[0].to_last);
+	assert_int_equal(ls.cpus[1].offline_time, 1000);
+	assert_int_equal(ls.cpus[0].offline_time, 0);
+	assert_int_equal(ls.offline_time, 1000);
+	/* not lost */
+	assert_int_equal(ls.lost, 0);
+	assert_int_equal(ls.lost_time, 0);
+	assert_int_equal(ls.samples, 11);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+
+	/* The picture: the gap in grey on cpu 1's row, not in row "all". */
+	{
+		struct loss_timeline tl;
+		char *svg = NULL;
+
+		picture(tpath("hotplug.data"), &r, &ls, &tl, &svg);
+		assert_non_null(strstr(svg, "<rect class=\"offline\" data-cpu=\"cpu 1\" "
+					    "data-start-ns=\"1600\" data-end-ns=\"2600\""));
+		assert_null(strstr(svg, "class=\"offline\" data-cpu=\"all\""));
+		assert_null(strstr(svg, "class=\"lost\""));
+		free(svg);
+		loss_timeline__exit(&tl);
+		loss_stats__exit(&ls);
+		perf_reader__close(&r);
+	}
+
+	/* Back, but no sample under the new ids: to the last time, and said so. */
+	strbuf__init(&d);
+	sample(&d, 1, 1000, 0);
+	sample(&d, 2, 1200, 1);
+	id_index(&d, back, 1);
+	sample(&d, 1, 3000, 0);
+	write_file_ids(tpath("hotplug2.data"), &d, ids, n);
+	strbuf__exit(&d);
+	assert_int_equal(perf_reader__open(&r, tpath("hotplug2.data")), 0);
+	loss_stats__init(&ls, r.nr_attrs);
+	assert_int_equal(perf_reader__for_each_record(&r, add_cb, &ls), 0);
+	loss_stats__finish(&ls);
+	assert_int_equal(ls.nr_gaps, 1);
+	assert_int_equal(ls.gaps[0].start, 1200);
+	assert_int_equal(ls.gaps[0].end, 3000);
+	assert_true(ls.gaps[0].to_last);
+	assert_int_equal(ls.offline_time, 1800);
+	loss_stats__exit(&ls);
+	perf_reader__close(&r);
+}
+
 /* cmd_loss with stdout into out (NULL: discarded) and stderr discarded. */
 static int run_to(const char *out_path, int argc, char **argv)
 {
@@ -757,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_no_timestamps),
 		cmocka_unit_test(test_file_numbers),
 		cmocka_unit_test(test_lost_without_counters),
+		cmocka_unit_test(test_hotplug_gap),
 		cmocka_unit_test(test_svg_shades_at_lost_records),
 		cmocka_unit_test(test_svg_256_cpus),
 		cmocka_unit_test(test_svg_rows_bounded),

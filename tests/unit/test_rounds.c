@@ -170,6 +170,63 @@ static void test_model_catches_rounds_per_reader(void **state)
 	assert_true(m.violations > 0);
 }
 
+/*
+ * A ring mapped while recording (a CPU that came online: hotplug.c) goes
+ * to the reader with the fewest rings, which polls it (its wake fd stays
+ * last) and copies it from its next step: its events reach the file.
+ */
+static void test_adopted_ring(void **state)
+{
+	struct fake f[4];
+	struct mmap m[4];
+	struct record_threads rt;
+	int i0[] = { 0, 1 }, i1[] = { 2 };
+	int *idx[] = { i0, i1 }, nr_idx[] = { 2, 1 };
+	struct model res;
+	uint64_t now = SEC;
+
+	open_out("adopt");
+	for (int i = 0; i < 4; i++) {
+		fake_init(&f[i]);
+		assert_int_equal(mmap__init_fake(&m[i], f[i].mem, PAGE, RING, 1), 0);
+	}
+	assert_int_equal(record_threads__init(&rt, &out, m, 2, idx, nr_idx, NULL, -1,
+					      PERF_SAMPLE_TIME, 0), 0);
+	for (int i = 0; i < 2; i++) {
+		rt.t[i].pipe.head = output_stage__new_on(&out, out.writer, &rt.rounds, i);
+		rt.t[i].pass.stage = rt.t[i].pipe.head;
+	}
+	assert_true(fake_sample(&f[0], 1));
+	assert_true(fake_sample(&f[2], 2));
+	assert_true(record_thread__step(&rt.t[0], now += MS, false) > 0);
+	assert_true(record_thread__step(&rt.t[1], now += MS, false) > 0);
+	/* Ring 3 comes: reader 1 has one ring, reader 0 two. */
+	assert_int_equal(record_threads__adopt(&rt, &m[3]), 1);
+	assert_true(fake_sample(&f[3], 3));
+	assert_int_equal(rt.t[1].nr_maps, 1);	/* taken at its next step, by the reader */
+	assert_true(record_thread__step(&rt.t[1], now += MS, false) > 0);
+	assert_int_equal(rt.t[1].nr_maps, 2);
+	assert_ptr_equal(rt.t[1].maps[1], &m[3]);
+	assert_int_equal(rt.t[1].nfds, 3);
+	assert_int_equal(rt.t[1].live, 2);
+	assert_int_equal(rt.t[1].pfd[1].events, POLLIN);
+	assert_int_equal(rt.t[1].pfd[2].fd, rt.t[1].wake_fd);
+	/* Reader 0 goes on with its own two; ring 3's next event is reader 1's. */
+	assert_int_equal(rt.t[0].nr_maps, 2);
+	assert_true(fake_sample(&f[3], 4));
+	assert_true(record_thread__step(&rt.t[0], now += MS, false) == 0);
+	assert_true(record_threads__last_pass(&rt, now += MS) > 0);
+	record_threads__exit(&rt);
+	for (int i = 0; i < 4; i++) {
+		mmap__close(&m[i]);
+		free(f[i].mem);
+	}
+	close_out();
+	res = check_file(file);
+	assert_int_equal(res.samples, 4);
+	assert_int_equal(res.violations, 0);
+}
+
 /* ---- real threads ------------------------------------------------------- */
 
 static void test_reader_threads_keep_perf_order(void **state)
@@ -229,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_waits_for_every_reader),
 		cmocka_unit_test(test_model_catches_rounds_per_reader),
+		cmocka_unit_test(test_adopted_ring),
 		cmocka_unit_test(test_reader_threads_keep_perf_order),
 	};
 
