@@ -478,3 +478,15 @@ selftest_skips_are_the_machines() {
 		[ -z "$bad" ] || { echo "as root with perf: $bad"; return 1; }
 	fi
 }
+
+# make_cgroup: a cgroup of the test's own, on the file system perf events
+# count in (cgroup2, or v1's perf_event hierarchy); CG_NAME, CG_DIR.
+make_cgroup() {
+	local mnt
+	mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
+	[ -n "$mnt" ] || mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	[ -n "$mnt" ] || skip "no cgroup2 or perf_event cgroup file system mounted"
+	CG_NAME=perfcap-test-$$
+	CG_DIR=$mnt/$CG_NAME
+	mkdir "$CG_DIR" || skip "cannot make a cgroup under $mnt"
+}

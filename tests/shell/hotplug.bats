@@ -20,20 +20,22 @@ setup() {
 
 teardown() {
 	[ ! -w "$CPU1" ] || [ "$(cat "$CPU1")" = 1 ] || echo 1 >"$CPU1"
+	[ -z "${CG_DIR:-}" ] || rmdir "$CG_DIR" 2>/dev/null
+	return 0
 }
 
-# hotplug_record OUT [perfcap options]: 4 s of a 2-thread burn recorded on
-# every CPU, with cpu1 offline from about 1.2 s to 2.2 s. OUT - : the
-# stream goes to p.data. The summary in record.err.
+# hotplug_record OUT [perfcap options]: 4 s of a 2-thread burn (the
+# command CMD, if set) recorded on every CPU, with cpu1 offline from about
+# 1.2 s to 2.2 s. OUT - : the stream goes to p.data. The summary in
+# record.err.
 hotplug_record() {
 	local out=$1 pid
 	shift
+	[ -n "${CMD+set}" ] || CMD=("$W/parallel" -j 2 -t 4)
 	if [ "$out" = - ]; then
-		"$P" record -o - "$@" -a -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
-			>p.data 2>record.err &
+		"$P" record -o - -a -e cpu-clock -F 1000 "$@" -- "${CMD[@]}" >p.data 2>record.err &
 	else
-		"$P" record -o "$out" "$@" -a -e cpu-clock -F 1000 -- "$W/parallel" -j 2 -t 4 \
-			2>record.err &
+		"$P" record -o "$out" -a -e cpu-clock -F 1000 "$@" -- "${CMD[@]}" 2>record.err &
 	fi
 	pid=$!
 	sleep 1.2
@@ -210,6 +212,40 @@ assert 3000 < cpu0["samples"] < 4500 and d["triage_dropped"] == 0, (cpu0, d["tri
 	grep -qE 'CPU 1 went offline [0-9.]+ s into the recording' record.err
 	grep -qE 'CPU 1 came back [0-9.]+ s into the recording: its events are open again' record.err
 	grep -qE 'hotplug: [0-9]+ reads of the online CPUs' record.err
+}
+
+@test "hotplug: a group and a --filter are opened again as they were" {
+	need_tracefs
+	hotplug_record f.data -e '{task-clock,page-faults}' -e sched:sched_switch --filter 'prev_pid != 0'
+	summary_says_back
+	perf_ok evlist -g -i f.data
+	grep -q '{task-clock,page-faults}' "$PERF_OUT"
+	perf_ok script -F sw:cpu,time,event -F trace:cpu,time,event,trace -i f.data
+	# cpu1 back: in the last second the group leader's samples; in the last
+	# 1.6 s (it came back 1.8 s before the end) switches, none of them from
+	# idle, as the filter says (unfiltered, a CPU just back switches from
+	# idle: 2 of 16 in a run here).
+	read -r tc sw bad <<<"$(awk '{ c = $1; gsub(/[\[\]]/, "", c); t = $2 + 0; cpu[NR] = c; ts[NR] = t; line[NR] = $0; if (t > end) end = t }
+		END { for (i = 1; i <= NR; i++) if (cpu[i] + 0 == 1) {
+			if (ts[i] > end - 1 && line[i] ~ /task-clock/) tc++
+			if (ts[i] > end - 1.6 && line[i] ~ /sched:sched_switch/) { sw++; if (line[i] ~ /prev_pid=0 /) bad++ } }
+		      print tc + 0, sw + 0, bad + 0 }' "$PERF_OUT")"
+	echo "cpu1 back: $tc task-clock samples in the last second, $sw switches, $bad from idle"
+	[ "$tc" -gt 300 ]
+	[ "$sw" -gt 0 ]
+	[ "$bad" = 0 ]
+}
+
+@test "hotplug: -G: the cgroup's events are opened again for it" {
+	make_cgroup
+	# The burn runs in the test's cgroup; only it is sampled.
+	CMD=(sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2/parallel" -j 2 -t 4' sh "$CG_DIR" "$W")
+	hotplug_record f.data -G "$CG_NAME"
+	summary_says_back
+	cpu1_back f.data
+	# Nothing from outside the cgroup (the sh that moved itself there execs the burn).
+	perf_ok script -F comm -i f.data
+	refute grep -qvE '^ *(parallel|sh) *$' "$PERF_OUT"
 }
 
 @test "hotplug: -D: a recording still off when the CPU comes back stays off" {

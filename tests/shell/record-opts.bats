@@ -147,18 +147,6 @@ differences() {
 	[[ $output == *"Invalid User: no-such-user-here"* ]]
 }
 
-# make_cgroup: a cgroup of the test's own, on the file system perf events
-# count in (cgroup2, or v1's perf_event hierarchy); CG_NAME, CG_DIR.
-make_cgroup() {
-	local mnt
-	mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
-	[ -n "$mnt" ] || mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-	[ -n "$mnt" ] || skip "no cgroup2 or perf_event cgroup file system mounted"
-	CG_NAME=perfcap-test-$$
-	CG_DIR=$mnt/$CG_NAME
-	mkdir "$CG_DIR" || skip "cannot make a cgroup under $mnt"
-}
-
 # busy_in_cgroup: a busy process started inside CG_DIR.
 busy_in_cgroup() {
 	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2/parallel" -j 1 -t 20' sh "$CG_DIR" "$W" >/dev/null &
