@@ -28,7 +28,7 @@
 #                 alt alt-sync alt-aio alt-aioN alt-uring: another perfcap binary
 #                 (alt: its default),
 #                 ALT=/path/to/perfcap (A/B of a change inside one run);
-#                 alt2-*: the same with ALT2, for a third binary
+#                 alt2 alt2-*: the same with ALT2, for a third binary
 #
 # Every recorder runs with -N (no build-id cache: perfcap keeps none, and
 # perf 6.1's cache step aborted with "stack smashing detected" on large
@@ -130,6 +130,7 @@ rec_cmd() {
 	perfcap-*) bin=$PERFCAP ;;
 	alt) echo "${ALT:?ALT=perfcap binary} record"; return ;;
 	alt-*) bin=${ALT:?ALT=perfcap binary} ;;
+	alt2) echo "${ALT2:?ALT2=perfcap binary} record"; return ;;
 	alt2-*) bin=${ALT2:?ALT2=perfcap binary} ;;
 	perf) echo "$PERF record"; return ;;
 	perfB) echo "$PERF record -B"; return ;;
