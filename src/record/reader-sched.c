@@ -107,8 +107,20 @@ int record__setup_readers(struct record *rec, int wake_fd)
 	}
 	err = record_threads__init(&rec->readers, &rec->out, rec->rings.maps, nr, idx, nr_idx, aff,
 				   wake_fd, el->evsels[0]->attr.sample_type, record__now_ns());
-	/* Rings that may come with a CPU (hotplug__reserve): room in each reader's pipeline. */
-	rec->readers.spare_rings = rec->rings.cap - rec->rings.nr;
+	/*
+	 * Rings that may come with a CPU (hotplug__reserve): room in each
+	 * reader's pipeline for as many as it can be handed. Each goes to
+	 * the reader with the fewest (record_threads__adopt), so none ends
+	 * with more than the rings shared out evenly, rounded up: the one
+	 * that starts with fewest can be handed that less its own.
+	 */
+	if (!err && rec->rings.cap > rec->rings.nr) {
+		int fewest = nr_idx[0];
+
+		for (int i = 1; i < nr; i++)
+			fewest = MIN(fewest, nr_idx[i]);
+		rec->readers.spare_rings = (rec->rings.cap + nr - 1) / nr - fewest;
+	}
 	if (!o->realtime && !o->readers_nice) {
 		rec->readers.sched.fifo = READER_FIFO_PRIO;
 		rec->readers.sched.fifo_notice = !o->quiet;
