@@ -687,7 +687,7 @@ static void html_cpus(FILE *f, const struct loss_timeline *tl)
 	fprintf(f, "<details><summary>Per CPU: ");
 	xml_text(f, tl->path, 200);
 	fprintf(f, "</summary>\n<table>\n<tr><th>cpu</th><th>samples</th><th>LOST records</th>"
-		"<th>lost events</th><th>lost time</th></tr>\n");
+		"<th>lost events</th><th>lost time</th><th>offline (not recorded)</th></tr>\n");
 	for (size_t i = 0; i <= ls->nr_cpus; i++) {
 		const struct loss_cpu *c = i < ls->nr_cpus ? &ls->cpus[i] : &ls->unknown_cpu;
 
@@ -700,9 +700,10 @@ static void html_cpus(FILE *f, const struct loss_timeline *tl)
 		fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
 			c->samples, c->lost_records, c->lost_events);
 		if (ls->lost_time_valid)
-			fprintf(f, "<td>%.6f s</td></tr>\n", c->lost_time / 1e9);
+			fprintf(f, "<td>%.6f s</td>", c->lost_time / 1e9);
 		else
-			fprintf(f, "<td>n/a</td></tr>\n");
+			fprintf(f, "<td>n/a</td>");
+		fprintf(f, "<td>%.6f s</td></tr>\n", c->offline_time / 1e9);
 	}
 	fprintf(f, "</table></details>\n");
 }

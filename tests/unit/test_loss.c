@@ -724,6 +724,22 @@ static void test_hotplug_gap(void **state)
 		assert_null(strstr(svg, "class=\"offline\" data-cpu=\"all\""));
 		assert_null(strstr(svg, "class=\"lost\""));
 		free(svg);
+		/* The HTML page's per-CPU table: cpu 1's 1000 ns offline, cpu 0's none. */
+		{
+			struct loss_timeline *tlp = &tl;
+			size_t len = 0;
+			FILE *f = open_memstream(&svg, &len);
+
+			assert_non_null(f);
+			assert_int_equal(loss_html__write(f, &tlp, 1), 0);
+			fclose(f);
+			assert_non_null(strstr(svg, "<th>offline (not recorded)</th>"));
+			assert_non_null(strstr(svg, "<tr><td>1</td><td>6</td><td>0</td><td>0</td>"
+						    "<td>0.000000 s</td><td>0.000001 s</td></tr>"));
+			assert_non_null(strstr(svg, "<tr><td>0</td><td>5</td><td>0</td><td>0</td>"
+						    "<td>0.000000 s</td><td>0.000000 s</td></tr>"));
+			free(svg);
+		}
 		loss_timeline__exit(&tl);
 		loss_stats__exit(&ls);
 		perf_reader__close(&r);
