@@ -24,10 +24,10 @@ void loss_stats__exit(struct loss_stats *ls)
 {
 	free(ls->event_samples);
 	free(ls->event_lost_samples);
+	for (size_t i = 0; i < ls->nr_cpus; i++)
+		free(ls->cpus[i].back_ids);
 	free(ls->cpus);
 	free(ls->iv);
-	free(ls->ids);
-	free(ls->reopened);
 	free(ls->gaps);
 	memset(ls, 0, sizeof(*ls));
 }
@@ -50,66 +50,17 @@ static struct loss_cpu *cpu_stream(struct loss_stats *ls, int64_t cpu)
 
 /* ---- hotplug gaps ------------------------------------------------------- */
 
-static size_t id_slot(const struct loss_stats *ls, uint64_t id)
-{
-	size_t i = (size_t)((id * 0x9e3779b97f4a7c15ull) >> 20) & (ls->cap_ids - 1);
-
-	while (ls->ids[i].used && ls->ids[i].id != id)
-		i = (i + 1) & (ls->cap_ids - 1);
-	return i;
-}
-
-/* The entry of id, made on first sight (the table kept at most half full). */
-static struct loss_id *id_entry(struct loss_stats *ls, uint64_t id)
-{
-	struct loss_id *e;
-
-	if (2 * (ls->nr_ids + 1) > ls->cap_ids) {
-		struct loss_id *old = ls->ids;
-		size_t cap = ls->cap_ids;
-
-		ls->cap_ids = cap ? 2 * cap : 256;
-		ls->ids = xzalloc(ls->cap_ids * sizeof(*ls->ids));
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].used)
-				ls->ids[id_slot(ls, old[i].id)] = old[i];
-		free(old);
-	}
-	e = &ls->ids[id_slot(ls, id)];
-	if (!e->used) {
-		*e = (struct loss_id){ .id = id, .used = true, .attr = -1, .cpu = -1 };
-		ls->nr_ids++;
-	}
-	return e;
-}
-
-static void note_sample(struct loss_stats *ls, uint64_t id, int attr, int64_t cpu, uint64_t t)
-{
-	struct loss_id *e = id_entry(ls, id);
-
-	e->attr = attr;
-	if (!e->have_time) {
-		e->cpu = cpu;
-		e->first = e->last = t;
-		e->have_time = true;
-		return;
-	}
-	if (e->cpu != cpu)
-		e->cpu = -2;
-	e->first = MIN(e->first, t);
-	e->last = MAX(e->last, t);
-}
-
 /*
  * An ID_INDEX record (hdr, u64 nr, {u64 id, idx, cpu, tid}[nr]). One
- * that comes after samples names events opened again: an entry of one
- * CPU and every thread (system-wide) is a CPU's event back after a
- * hotplug. One at the start (perf writes them) says nothing of gaps.
+ * that comes after samples names events opened again: the entries of one
+ * CPU and every thread (system-wide) are a CPU's events back after a
+ * hotplug, and open a gap there that their first sample closes. One at
+ * the start (perf writes them) says nothing of gaps.
  */
-static void note_id_index(struct loss_stats *ls, const struct perf_reader *r,
-			  const struct perf_event_header *ev)
+static void note_id_index(struct loss_stats *ls, const struct perf_event_header *ev)
 {
 	const unsigned char *p = (const unsigned char *)ev + sizeof(*ev);
+	struct loss_cpu *c = NULL;
 	uint64_t nr, e[4];
 
 	if (!ls->samples || ev->size < sizeof(*ev) + 8)
@@ -118,54 +69,49 @@ static void note_id_index(struct loss_stats *ls, const struct perf_reader *r,
 	nr = MIN(nr, (ev->size - sizeof(*ev) - 8) / sizeof(e));
 	for (uint64_t i = 0; i < nr; i++) {
 		memcpy(e, p + 8 + i * sizeof(e), sizeof(e));
-		if (e[2] >= LOSS_MAX_CPUS || e[3] != (uint64_t)-1 ||
-		    ls->nr_reopened >= LOSS_MAX_REOPENED)
+		if (e[2] >= LOSS_MAX_CPUS || e[3] != (uint64_t)-1)
 			continue;
-		if (ls->nr_reopened == ls->cap_reopened) {
-			ls->cap_reopened = ls->cap_reopened ? 2 * ls->cap_reopened : 8;
-			ls->reopened = xrealloc(ls->reopened,
-						ls->cap_reopened * sizeof(*ls->reopened));
+		if (c != cpu_stream(ls, (int64_t)e[2])) {
+			/* A CPU's new ids: those of an earlier return are done with. */
+			c = cpu_stream(ls, (int64_t)e[2]);
+			c->nr_back_ids = 0;
+			if (ls->nr_gaps == ls->cap_gaps) {
+				ls->cap_gaps = ls->cap_gaps ? 2 * ls->cap_gaps : 8;
+				ls->gaps = xrealloc(ls->gaps, ls->cap_gaps * sizeof(*ls->gaps));
+			}
+			c->back_gap = ls->nr_gaps;
+			ls->gaps[ls->nr_gaps++] = (struct loss_gap){ .cpu = (int64_t)e[2],
+								     .to_last = true };
+			ls->back_pending = true;
 		}
-		ls->reopened[ls->nr_reopened++] = (struct loss_id){
-			.id = e[0], .attr = perf_reader__attr_of_id(r, e[0]), .cpu = (int64_t)e[2],
-			.batch = ls->nr_batches };
+		c->back_ids = xrealloc(c->back_ids, (c->nr_back_ids + 1) * sizeof(*c->back_ids));
+		c->back_ids[c->nr_back_ids++] = e[0];
 	}
-	ls->nr_batches++;
 }
 
 /*
- * The gap before a CPU's events opened again (one ID_INDEX record, from
- * re[0] to re[n - 1]): from the CPU's last sample under its old ids to its
- * first under the new ones; with no sample under the new ones, to the
- * last time.
+ * A sample on CPU c (before it counts as the CPU's last record): under
+ * one of the CPU's new ids, it ends the gap (the earliest such sample; the
+ * first in file order starts it at the CPU's previous record).
  */
-static void add_gap(struct loss_stats *ls, const struct loss_id *re, size_t n)
+static void note_back(struct loss_stats *ls, struct loss_cpu *c, uint64_t id, uint64_t t)
 {
-	struct loss_gap g = { .cpu = re->cpu, .from_first = true, .to_last = true,
-			      .start = ls->first_time, .end = ls->last_time };
+	struct loss_gap *g;
+	size_t i = 0;
 
-	for (size_t k = 0; k < n && ls->cap_ids; k++) {
-		const struct loss_id *e = &ls->ids[id_slot(ls, re[k].id)];
-
-		if (e->used && e->have_time && e->cpu == g.cpu && (g.to_last || e->first < g.end)) {
-			g.end = e->first;
-			g.to_last = false;
-		}
+	while (i < c->nr_back_ids && c->back_ids[i] != id)
+		i++;
+	if (i == c->nr_back_ids)
+		return;
+	g = &ls->gaps[c->back_gap];
+	if (g->to_last) {
+		g->from_first = !c->have_last;
+		g->start = c->last_time;
+		g->end = t;
+		g->to_last = false;
+	} else {
+		g->end = MIN(g->end, t);
 	}
-	for (size_t i = 0; i < ls->cap_ids; i++) {
-		const struct loss_id *x = &ls->ids[i];
-		bool new = false;
-
-		for (size_t k = 0; k < n; k++)
-			new |= x->id == re[k].id;
-		if (!x->used || !x->have_time || new || x->cpu != g.cpu || x->last > g.end)
-			continue;
-		if (g.from_first || x->last > g.start)
-			g.start = x->last;
-		g.from_first = false;
-	}
-	ls->gaps = xrealloc(ls->gaps, (ls->nr_gaps + 1) * sizeof(*ls->gaps));
-	ls->gaps[ls->nr_gaps++] = g;
 }
 
 static int cmp_gap(const void *a, const void *b)
@@ -177,27 +123,22 @@ static int cmp_gap(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int cmp_reopened(const void *a, const void *b)
-{
-	const struct loss_id *x = a, *y = b;
-
-	if (x->batch != y->batch)
-		return x->batch < y->batch ? -1 : 1;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
-}
-
+/* The gaps' open ends, then each CPU's offline time. */
 static void finish_gaps(struct loss_stats *ls)
 {
 	if (!ls->have_time)
-		return;
-	/* One gap per CPU of each record (sorted by record, then CPU). */
-	if (ls->nr_reopened)
-		qsort(ls->reopened, ls->nr_reopened, sizeof(*ls->reopened), cmp_reopened);
-	for (size_t i = 0, j; i < ls->nr_reopened; i = j) {
-		for (j = i; j < ls->nr_reopened && ls->reopened[j].batch == ls->reopened[i].batch &&
-			    ls->reopened[j].cpu == ls->reopened[i].cpu; j++)
-			;
-		add_gap(ls, ls->reopened + i, j - i);
+		ls->nr_gaps = 0;	/* nothing to place them by */
+	for (size_t i = 0; i < ls->nr_gaps; i++) {
+		struct loss_gap *g = &ls->gaps[i];
+		struct loss_cpu *c = cpu_stream(ls, g->cpu);
+
+		if (g->to_last) {
+			g->from_first = !c->have_last;
+			g->start = c->last_time;
+			g->end = ls->last_time;
+		}
+		if (g->from_first)
+			g->start = ls->first_time;
 	}
 	if (ls->nr_gaps)
 		qsort(ls->gaps, ls->nr_gaps, sizeof(*ls->gaps), cmp_gap);
@@ -283,17 +224,18 @@ int loss_stats__add_record(struct loss_stats *ls, const struct perf_reader *r,
 		cpu_stream(ls, cpu)->seen = true;
 		/* --off-cpu's samples are dated after everything, not when they happened. */
 		if (s.sample_type & PERF_SAMPLE_TIME && !perf_reader__attr_is_off_cpu(r, s.attr)) {
-			loss_stats__add_time(ls, cpu, s.time, false);
-			if (s.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER) &&
+			/* After a CPU's events opened again (rare): does this one close its gap? */
+			if (ls->back_pending && cpu_stream(ls, cpu)->nr_back_ids &&
 			    perf_reader__time_valid(s.time))
-				note_sample(ls, s.id, s.attr, cpu, s.time);
+				note_back(ls, cpu_stream(ls, cpu), s.id, s.time);
+			loss_stats__add_time(ls, cpu, s.time, false);
 		}
 		return 0;
 	}
 	if (ev->type == PERF_RECORD_COMPRESSED)
 		ls->compressed++;
 	if (ev->type == PERF_RECORD_ID_INDEX)
-		note_id_index(ls, r, ev);
+		note_id_index(ls, ev);
 	if (ev->type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
 

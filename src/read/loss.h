@@ -17,13 +17,6 @@
 
 #include "read/reader.h"
 
-/*
- * Ids of events opened again that are looked at, at most: a CPU back is
- * one per event, and each is matched against every id (a corrupt file
- * could hold millions).
- */
-#define LOSS_MAX_REOPENED 4096
-
 /* CPUs at or above this count as "unknown" (a corrupt cpu field). */
 #define LOSS_MAX_CPUS 65536
 
@@ -37,6 +30,9 @@ struct loss_cpu {
 	uint64_t offline_time;	/* union of its offline gaps (struct loss_gap), ns */
 	bool have_last;
 	uint64_t last_time;	/* of the previous timestamped record on this CPU */
+	/* Its events opened again (the last such ID_INDEX): their ids, and their gap in gaps[]. */
+	uint64_t *back_ids;
+	size_t nr_back_ids, back_gap;
 };
 
 /* The gap (start, end] in which a LOST record's data went missing. */
@@ -50,24 +46,15 @@ struct loss_interval {
 /*
  * Hotplug: a stretch in which a CPU was not recorded, because it was
  * offline and its events were opened again when it came back (perfcap
- * record says so with an ID_INDEX record after the data has begun). From
- * the CPU's last sample under its old events to its first under the new.
+ * record says so with an ID_INDEX record after the data has begun). As a
+ * lost interval is: from the CPU's previous timestamped record (file
+ * order) to its first sample under the new ids.
  */
 struct loss_gap {
 	int64_t cpu;
 	uint64_t start, end;
-	bool from_first;	/* no sample of the event on the CPU before: from the first time */
-	bool to_last;		/* no sample of the new events: to the last time */
-};
-
-/* An id's samples: its attr, its CPU and its first and last time (loss.c's table). */
-struct loss_id {
-	uint64_t id;
-	int attr;
-	bool used, have_time;
-	int64_t cpu;		/* of its first sample; -2: samples on several CPUs */
-	uint64_t first, last;
-	size_t batch;		/* opened again: its ID_INDEX record's number */
+	bool from_first;	/* no record on the CPU before: from the first time */
+	bool to_last;		/* no sample under the new ids: to the last time */
 };
 
 struct loss_stats {
@@ -95,15 +82,12 @@ struct loss_stats {
 	struct loss_interval *iv;
 	size_t nr_iv, cap_iv;
 
-	/* Hotplug: every id's samples (open addressing), and the ids of events opened again. */
-	struct loss_id *ids;
-	size_t cap_ids, nr_ids;
-	struct loss_id *reopened;	/* .id, .attr, .cpu from the ID_INDEX */
-	size_t nr_reopened, cap_reopened, nr_batches;
+	/* Hotplug: a gap for each CPU's events opened again; sorted by CPU, then time, at the end. */
+	struct loss_gap *gaps;
+	size_t nr_gaps, cap_gaps;
+	bool back_pending;		/* a CPU's new ids wait for their first sample */
 
 	/* Set by loss_stats__finish(). */
-	struct loss_gap *gaps;		/* by CPU, then time */
-	size_t nr_gaps;
 	uint64_t offline_time;		/* the sum over CPUs of their offline time */
 	uint64_t lost;			/* best estimate of lost samples */
 	bool loss_fraction_valid;

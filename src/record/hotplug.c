@@ -97,24 +97,12 @@ static bool late_ok(const struct record *rec)
 
 void hotplug__reserve(struct record *rec)
 {
-	char buf[4096];
 	struct cpu_map *possible;
-	ssize_t n;
-	int fd, extra = 0;
+	int extra = 0;
 
 	if (!late_ok(rec))
 		return;
-	fd = open(POSSIBLE_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	possible = cpu_map__parse(buf);
+	possible = cpu_map__read(POSSIBLE_PATH);
 	for (int i = 0; possible && i < possible->nr; i++)
 		extra += !cpu_map__contains(rec->evlist.cpus, possible->cpu[i]);
 	cpu_map__delete(possible);

@@ -41,7 +41,7 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
 	if (nr_cpus == 1 && el->cpus->cpu[0] < 0)
 		return map_per_thread(r, el, pages, nr_bufs);
 
-	r->cap = nr_cpus + MAX(r->cap, 0);	/* rings__reserve's extra */
+	r->cap = nr_cpus + r->reserved;
 	r->maps = xzalloc(r->cap * sizeof(*r->maps));
 	r->nr = nr_cpus;
 	r->pages = pages;
@@ -72,8 +72,7 @@ int rings__map(struct rings *r, struct evlist *el, unsigned int pages, int nr_bu
 
 void rings__reserve(struct rings *r, int extra)
 {
-	/* Counted in cap until rings__map adds the CPUs' own. */
-	r->cap = MAX(extra, 0);
+	r->reserved = MAX(extra, 0);
 }
 
 int rings__add(struct rings *r, int fd, int cpu)
@@ -125,5 +124,5 @@ void rings__exit(struct rings *r)
 	rings__close(r);
 	free(r->maps);
 	r->maps = NULL;
-	r->nr = r->cap = 0;
+	r->nr = r->cap = r->reserved = 0;
 }

@@ -16,6 +16,7 @@ struct rings {
 	int nr;
 	/* maps[] holds cap rings: those past nr are for CPUs that come online later (rings__add). */
 	int cap;
+	int reserved;		/* rings__reserve's extra, for rings__map */
 	/* How the rings were mapped, for one added later. */
 	unsigned int pages;
 	int nr_bufs;
